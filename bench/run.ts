@@ -1,0 +1,23 @@
+/**
+ * `npm run bench [suite ...]`: runs the named benchmark suites (all when none
+ * is named). Each suite module exports `run(): Promise<Metric[]>` and lives in
+ * `bench/<suite>/suite.ts`.
+ */
+import { writeSuite, type Metric } from "./lib/report.ts";
+
+type Suite = { run: () => Promise<Metric[]> | Metric[] };
+
+/** Registered suites, in the order they run. */
+const SUITES: Record<string, () => Promise<Suite>> = {};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((s) => !(s in SUITES));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}\n`);
+  process.exit(2);
+}
+for (const name of wanted.length > 0 ? wanted : Object.keys(SUITES)) {
+  const load = SUITES[name] as () => Promise<Suite>;
+  const suite = await load();
+  writeSuite(name, await suite.run());
+}

@@ -1,0 +1,512 @@
+//! Runtime values and heap objects.
+//!
+//! `Value` is a small enum: immediates (None, bool, small int) are stored inline; everything else
+//! is a reference-counted heap object. Mutable containers use `RefCell`. There is no cycle
+//! collector: see [`crate::heap`] for how an invocation releases cycles when it ends.
+
+use crate::bytecode::Code;
+use crate::dict::Dict;
+use crate::heap::Acct;
+use num_bigint::BigInt;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// A Python value.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// `None`
+    #[default]
+    None,
+    /// `True` / `False`
+    Bool(bool),
+    /// int fitting in i64 (always used when the value fits).
+    Int(i64),
+    /// int outside i64 (never holds a value that fits in i64), at most 4096 bits.
+    BigInt(Rc<BigInt>),
+    /// float (soft float bits).
+    Float(crate::float::F64),
+    /// str
+    Str(Rc<PyStr>),
+    /// bytes
+    Bytes(Rc<PyBytes>),
+    /// bytearray
+    ByteArray(Rc<PyByteArray>),
+    /// list
+    List(Rc<PyList>),
+    /// tuple
+    Tuple(Rc<PyTuple>),
+    /// dict
+    Dict(Rc<PyDict>),
+    /// set
+    Set(Rc<PySet>),
+    /// frozenset
+    FrozenSet(Rc<PySet>),
+    /// range
+    Range(Rc<PyRange>),
+    /// slice
+    Slice(Rc<PySlice>),
+    /// Python function.
+    Function(Rc<Function>),
+    /// Bound method (function + self).
+    BoundMethod(Rc<BoundMethod>),
+    /// Built-in function (possibly bound to a receiver).
+    Builtin(Rc<Builtin>),
+    /// Class / type object.
+    Class(Rc<Class>),
+    /// Instance of a user class (including exceptions).
+    Instance(Rc<Instance>),
+    /// Generator.
+    Generator(Rc<Generator>),
+    /// Built-in iterator.
+    Iter(Rc<PyIter>),
+    /// Module.
+    Module(Rc<Module>),
+    /// Closure cell.
+    Cell(Rc<PyCell>),
+    /// Code object (internal; not reachable from Python code).
+    Code(Rc<Code>),
+    /// property / classmethod / staticmethod / super wrappers.
+    Wrapper(Rc<Wrapper>),
+    /// `NotImplemented`
+    NotImplemented,
+    /// `Ellipsis`
+    Ellipsis,
+}
+
+/// Immutable str with cached char count.
+#[derive(Debug)]
+pub struct PyStr {
+    /// UTF-8 text.
+    pub s: Box<str>,
+    /// Number of code points.
+    pub nchars: usize,
+    /// Cached hash (0 = not computed).
+    pub hash: Cell<u64>,
+    pub(crate) acct: Acct,
+}
+
+impl PyStr {
+    /// Build (accounting its size).
+    pub fn new(s: impl Into<Box<str>>) -> Self {
+        let s: Box<str> = s.into();
+        let nchars = if s.is_ascii() { s.len() } else { s.chars().count() };
+        let acct = Acct::new(48 + s.len());
+        PyStr { s, nchars, hash: Cell::new(0), acct }
+    }
+    /// True when every char is one byte.
+    #[inline]
+    pub fn is_ascii(&self) -> bool {
+        self.nchars == self.s.len()
+    }
+}
+
+/// bytes
+#[derive(Debug)]
+pub struct PyBytes {
+    /// Contents.
+    pub b: Box<[u8]>,
+    pub(crate) acct: Acct,
+}
+impl PyBytes {
+    /// Build.
+    pub fn new(b: impl Into<Box<[u8]>>) -> Self {
+        let b = b.into();
+        let acct = Acct::new(40 + b.len());
+        PyBytes { b, acct }
+    }
+}
+
+/// bytearray
+#[derive(Debug)]
+pub struct PyByteArray {
+    /// Contents.
+    pub b: RefCell<Vec<u8>>,
+    pub(crate) acct: Acct,
+}
+
+/// list
+#[derive(Debug)]
+pub struct PyList {
+    /// Items.
+    pub v: RefCell<Vec<Value>>,
+    pub(crate) acct: Acct,
+}
+impl PyList {
+    /// Build.
+    pub fn new(v: Vec<Value>) -> Self {
+        let acct = Acct::new(40 + 16 * v.capacity());
+        PyList { v: RefCell::new(v), acct }
+    }
+}
+
+/// tuple
+#[derive(Debug)]
+pub struct PyTuple {
+    /// Items.
+    pub v: Box<[Value]>,
+    pub(crate) acct: Acct,
+}
+impl PyTuple {
+    /// Build.
+    pub fn new(v: impl Into<Box<[Value]>>) -> Self {
+        let v = v.into();
+        let acct = Acct::new(32 + 16 * v.len());
+        PyTuple { v, acct }
+    }
+}
+
+/// dict
+#[derive(Debug)]
+pub struct PyDict {
+    /// Entries.
+    pub d: RefCell<Dict>,
+}
+
+/// set / frozenset (insertion ordered).
+#[derive(Debug)]
+pub struct PySet {
+    /// Entries (values are None).
+    pub d: RefCell<Dict>,
+}
+
+/// range
+#[derive(Debug, Clone)]
+pub struct PyRange {
+    /// start
+    pub start: i64,
+    /// stop
+    pub stop: i64,
+    /// step (non-zero)
+    pub step: i64,
+}
+impl PyRange {
+    /// Number of elements.
+    pub fn len(&self) -> i64 {
+        let (lo, hi, st) = (self.start as i128, self.stop as i128, self.step as i128);
+        let n = if st > 0 {
+            if lo < hi { (hi - lo - 1) / st + 1 } else { 0 }
+        } else if lo > hi {
+            (lo - hi - 1) / (-st) + 1
+        } else {
+            0
+        };
+        n as i64
+    }
+    /// Is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// slice
+#[derive(Debug)]
+pub struct PySlice {
+    /// start
+    pub start: Value,
+    /// stop
+    pub stop: Value,
+    /// step
+    pub step: Value,
+}
+
+/// A Python function.
+#[derive(Debug)]
+pub struct Function {
+    /// Code.
+    pub code: Rc<Code>,
+    /// Module globals.
+    pub globals: Rc<Module>,
+    /// Positional defaults (aligned to the last positional params).
+    pub defaults: Vec<Value>,
+    /// Keyword-only defaults.
+    pub kwdefaults: Vec<(Rc<str>, Value)>,
+    /// Closure cells (free variables).
+    pub closure: Vec<Rc<PyCell>>,
+    /// Class in whose body this function was defined (for zero-arg `super()`).
+    pub class: RefCell<Option<Rc<Class>>>,
+    /// Function attributes (`__dict__`), name overrides.
+    pub dict: RefCell<Option<Dict>>,
+    /// `__name__`
+    pub name: RefCell<Rc<str>>,
+    /// Unique, deterministic object id.
+    pub id: u64,
+}
+
+/// A bound method.
+#[derive(Debug)]
+pub struct BoundMethod {
+    /// Receiver.
+    pub recv: Value,
+    /// Function (any callable).
+    pub func: Value,
+}
+
+/// Which built-in a [`Builtin`] is.
+#[derive(Debug, Clone)]
+pub enum BuiltinKind {
+    /// A global builtin function by name.
+    Func(&'static str),
+    /// A method of a built-in type bound to `recv`.
+    Method(&'static str),
+    /// A function of a native module.
+    ModuleFunc(&'static str, &'static str),
+}
+
+/// A built-in callable.
+#[derive(Debug)]
+pub struct Builtin {
+    /// What it is.
+    pub kind: BuiltinKind,
+    /// Receiver for bound built-in methods (None otherwise).
+    pub recv: Option<Value>,
+}
+
+/// Built-in type identity for classes implemented natively.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeKind {
+    /// object
+    Object,
+    /// type
+    Type,
+    /// NoneType
+    NoneType,
+    /// bool
+    Bool,
+    /// int
+    Int,
+    /// float
+    Float,
+    /// str
+    Str,
+    /// bytes
+    Bytes,
+    /// bytearray
+    ByteArray,
+    /// list
+    List,
+    /// tuple
+    Tuple,
+    /// dict
+    Dict,
+    /// set
+    Set,
+    /// frozenset
+    FrozenSet,
+    /// range
+    Range,
+    /// slice
+    Slice,
+    /// function
+    Function,
+    /// builtin_function_or_method
+    BuiltinFunction,
+    /// method
+    Method,
+    /// generator
+    Generator,
+    /// module
+    Module,
+    /// property
+    Property,
+    /// classmethod
+    ClassMethod,
+    /// staticmethod
+    StaticMethod,
+    /// super
+    Super,
+    /// iterator types
+    Iterator,
+    /// NotImplementedType
+    NotImplementedType,
+    /// ellipsis
+    EllipsisType,
+    /// cell
+    Cell,
+    /// BaseException and subclasses defined natively.
+    Exception,
+}
+
+/// A class object.
+#[derive(Debug)]
+pub struct Class {
+    /// `__name__`
+    pub name: Rc<str>,
+    /// `__qualname__`
+    pub qualname: Rc<str>,
+    /// Direct bases.
+    pub bases: Vec<Rc<Class>>,
+    /// Method resolution order, excluding itself.
+    pub mro: Vec<Rc<Class>>,
+    /// Class namespace.
+    pub dict: RefCell<Dict>,
+    /// Native type this class is, or the nearest native base.
+    pub kind: TypeKind,
+    /// Whether this class object is itself a built-in type.
+    pub builtin: bool,
+    /// `__slots__` names when declared (restricts instance attributes).
+    pub slots: Option<Vec<Rc<str>>>,
+    /// Unique id.
+    pub id: u64,
+}
+
+/// Extra state of exception instances.
+#[derive(Debug, Default)]
+pub struct ExcState {
+    /// Traceback lines, innermost last.
+    pub traceback: Vec<String>,
+    /// `__cause__`
+    pub cause: Option<Value>,
+    /// `__context__`
+    pub context: Option<Value>,
+    /// `__suppress_context__`
+    pub suppress_context: bool,
+}
+
+/// Instance of a user class (also exceptions, which carry [`ExcState`]).
+#[derive(Debug)]
+pub struct Instance {
+    /// Class.
+    pub class: RefCell<Rc<Class>>,
+    /// Attributes.
+    pub dict: RefCell<Dict>,
+    /// Exception state for BaseException instances.
+    pub exc: Option<RefCell<ExcState>>,
+    /// Native payload for subclasses of built-in containers (list, dict, int …).
+    pub native: RefCell<Option<Value>>,
+    /// Unique, deterministic id (hash of objects without `__hash__`).
+    pub id: u64,
+}
+
+/// Generator state.
+#[derive(Debug)]
+pub struct Generator {
+    /// Suspended frame; None while running or when finished.
+    pub frame: RefCell<Option<Box<crate::vm::Frame>>>,
+    /// Running flag.
+    pub running: Cell<bool>,
+    /// Finished flag.
+    pub finished: Cell<bool>,
+    /// Name.
+    pub name: Rc<str>,
+}
+
+/// Built-in iterator state.
+#[derive(Debug)]
+pub struct PyIter {
+    /// State.
+    pub st: RefCell<IterState>,
+}
+
+/// Kinds of built-in iterators.
+#[derive(Debug)]
+pub enum IterState {
+    /// Over a list (live view).
+    List(Rc<PyList>, usize),
+    /// Over a tuple.
+    Tuple(Rc<PyTuple>, usize),
+    /// Over a str (byte offset).
+    Str(Rc<PyStr>, usize),
+    /// Over bytes.
+    Bytes(Rc<PyBytes>, usize),
+    /// Over a range.
+    Range(i64, i64, i64),
+    /// Over dict keys / values / items (index into entries, expected len).
+    DictKeys(Rc<PyDict>, usize, usize),
+    /// Dict values.
+    DictValues(Rc<PyDict>, usize, usize),
+    /// Dict items.
+    DictItems(Rc<PyDict>, usize, usize),
+    /// Over a set.
+    Set(Rc<PySet>, usize, usize),
+    /// Over a materialized vector.
+    Vec(Vec<Value>, usize),
+    /// enumerate(it, start)
+    Enumerate(Value, Value),
+    /// zip(*its)
+    Zip(Vec<Value>, bool),
+    /// map(f, *its)
+    Map(Value, Vec<Value>),
+    /// filter(f, it)
+    Filter(Value, Value),
+    /// reversed list
+    RevList(Rc<PyList>, usize),
+    /// iter(callable, sentinel)
+    Callable(Value, Value),
+    /// Sequence protocol via __getitem__.
+    SeqGetItem(Value, i64),
+    /// Exhausted.
+    Done,
+}
+
+/// Module object.
+#[derive(Debug)]
+pub struct Module {
+    /// Name.
+    pub name: Rc<str>,
+    /// Globals.
+    pub dict: RefCell<Dict>,
+}
+
+/// Closure cell.
+#[derive(Debug, Default)]
+pub struct PyCell {
+    /// Contents (None variant of Option = empty).
+    pub v: RefCell<Option<Value>>,
+}
+
+/// property / classmethod / staticmethod / super objects.
+#[derive(Debug)]
+pub enum Wrapper {
+    /// property(fget, fset, fdel, doc)
+    Property {
+        /// getter
+        fget: Value,
+        /// setter
+        fset: Value,
+        /// deleter
+        fdel: Value,
+    },
+    /// classmethod(f)
+    ClassMethod(Value),
+    /// staticmethod(f)
+    StaticMethod(Value),
+    /// super(cls, obj)
+    Super {
+        /// class after which to search
+        cls: Rc<Class>,
+        /// receiver
+        obj: Value,
+    },
+}
+
+impl Value {
+    /// Make a str value.
+    pub fn str(s: impl Into<Box<str>>) -> Value {
+        Value::Str(Rc::new(PyStr::new(s)))
+    }
+    /// Make a list value.
+    pub fn list(v: Vec<Value>) -> Value {
+        let l = Rc::new(PyList::new(v));
+        crate::heap::register(crate::heap::Tracked::List(Rc::downgrade(&l)));
+        Value::List(l)
+    }
+    /// Make a tuple value.
+    pub fn tuple(v: Vec<Value>) -> Value {
+        Value::Tuple(Rc::new(PyTuple::new(v)))
+    }
+    /// Make a dict value.
+    pub fn dict(d: Dict) -> Value {
+        let d = Rc::new(PyDict { d: RefCell::new(d) });
+        crate::heap::register(crate::heap::Tracked::Dict(Rc::downgrade(&d)));
+        Value::Dict(d)
+    }
+    /// Make bytes.
+    pub fn bytes(b: Vec<u8>) -> Value {
+        Value::Bytes(Rc::new(PyBytes::new(b)))
+    }
+    /// Is this None?
+    #[inline]
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+}

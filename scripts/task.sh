@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The one entry point behind the npm scripts: every task does its own set-up
+# (Node 22, npm dependencies, the native addon) so that each README command
+# works on a fresh clone.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/lib/node.sh
+source "$ROOT/scripts/lib/node.sh"
+ensure_node "$ROOT"
+
+install_deps() {
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "cowboy: installing npm dependencies" >&2
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+build_native() {
+  echo "cowboy: building the native addon (@cowboy/native, release)" >&2
+  (cd crates/napi && npx napi build --platform --release --js index.js --dts index.d.ts >&2)
+}
+
+setup() {
+  install_deps
+  build_native
+}
+
+task="${1:-help}"
+shift || true
+case "$task" in
+  setup) setup ;;
+  build-native) install_deps; build_native ;;
+  test)
+    setup
+    echo "cowboy: cargo test (workspace)" >&2
+    cargo test --workspace --quiet
+    echo "cowboy: vitest" >&2
+    npx vitest run "$@"
+    ;;
+  lint)
+    install_deps
+    npx biome check .
+    npx tsc -p tsconfig.json
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets --quiet -- -D warnings
+    ;;
+  bench) setup; node bench/run.ts "$@" ;;
+  devnet)
+    setup
+    # The chain itself arrives with the devnet issue (#8); until then this
+    # command opens the cowboy CLI, which is what it will extend.
+    echo "cowboy: the single-node devnet is not built yet (issue #8); here is the cowboy CLI:" >&2
+    exec node ts/cli/bin/cowboy.js --help
+    ;;
+  cowboy) setup; exec node ts/cli/bin/cowboy.js "$@" ;;
+  *) echo "usage: scripts/task.sh setup|build-native|test|lint|bench|devnet|cowboy" >&2; exit 2 ;;
+esac
