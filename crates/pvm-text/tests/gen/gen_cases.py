@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Emit CPython 3.11 reference cases for pvm-text's integration tests.
+
+Usage: python3 tests/gen/gen_cases.py   (writes tests/data/*.jsonl)
+
+Each output line is a JSON object {"f": name, "a": [args...], "r": result} or
+{"f": name, "a": [args...], "e": [exception class name, message]}. Bytes values are encoded
+as {"b": "<hex>"}; tuples become lists. The Rust tests in tests/*.rs replay every line.
+"""
+import json
+import os
+import random
+import sys
+
+assert sys.version_info[:2] == (3, 11), "generate cases with CPython 3.11"
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "data")
+
+
+def enc(v):
+    if isinstance(v, (bytes, bytearray)):
+        return {"b": bytes(v).hex()}
+    if isinstance(v, (list, tuple)):
+        return [enc(x) for x in v]
+    if isinstance(v, dict):
+        return {k: enc(x) for k, x in v.items()}
+    return v
+
+
+class Out:
+    def __init__(self, name):
+        self.name = name
+        self.lines = []
+        self.seen = set()
+
+    def case(self, f, fn, *args):
+        try:
+            r = {"r": enc(fn(*args))}
+        except Exception as e:  # noqa: BLE001 - we record CPython's exception
+            r = {"e": [type(e).__name__, str(e)]}
+        obj = {"f": f, "a": enc(list(args))}
+        obj.update(r)
+        line = json.dumps(obj, ensure_ascii=True, sort_keys=True)
+        if line not in self.seen:
+            self.seen.add(line)
+            self.lines.append(line)
+
+    def write(self):
+        with open(os.path.join(DATA, self.name + ".jsonl"), "w") as fh:
+            for line in self.lines:
+                fh.write(line + "\n")
+        print(f"{self.name}: {len(self.lines)} cases")
+
+
+SAMPLES = [
+    "", " ", "a", "A", "abc", "hello world", "Hello World", "  lead and trail  ",
+    "a,b,,c,", ",", ",,", "a b  c   d", "aaa", "abab", "ababab", "xyzxyz",
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u2028\u3000 x \u200b y",
+    "ΌΣΟΣ", "ὈΔΥΣΣΕΎΣ", "σς Σ", "ΑΣ'Σ", "Σ", "AΣ", "AΣB", "AΣ.", "A\u0301Σ", "Σ\u0301a",
+    "straße", "STRASSE", "ß", "ẞ", "İstanbul", "istanbul ı I", "ǅemal ǆ ǈ Ǉ",
+    "ﬁ ﬀ ﬃ", "ΐ ΰ", "ŉ", "日本語テキスト", "中文 字符", "😀emoji👍🏽", "e\u0301 combining a\u0308",
+    "ABC def GHI", "mIxEd CaSe", "hello\r\nworld\nfoo\rbar\x1cbaz\u2028q\u2029end\x85n\x0bv\x0cf",
+    "\r\n\r\n", "\n", "line\n", "123", "-42", "+7", "١٢٣", "²³", "½⅓", "Ⅻ", "〇",
+    "tab\there\tx", "a\tb\r\tc\n\td", "_ident", "1abc", "snake_case_9", "if", "ℕat", "x·y",
+    "Straße Über ÄÖÜ", "they're bill's friends", "o'neil mc-donald", "hello123world",
+    "ǈudevit", "ᾳ ᾼ", "Ⓐⓑ", "ＡＢＣ", "\x00\x01", "\x7f", "\ud7ff", "\U0010ffff",
+    "٣abc", "ٱ", "x\u0345", "ǰ", "ﬅ", "Ⴀ", "ꭰ", "𐐀𐐨", "ß\u0130\u0131",
+]
+
+
+def rand_str(rng, alphabet, n):
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+ALPHA = list("aAbB ,.-_\t\n\rxyz0123") + ["ß", "Σ", "σ", "İ", "ǅ", "日", "😀", "\u0301", "\xa0", "\u2028", "ﬁ", "'"]
+
+
+def str_methods():
+    o = Out("str_methods")
+    rng = random.Random(1)
+    strs = list(SAMPLES) + [rand_str(rng, ALPHA, rng.randrange(0, 12)) for _ in range(150)]
+    needles = ["", "a", "ab", "Σ", " ", ",", "aa", "xyz", "日本", "\n", "zz", "l", "😀"]
+    idx = [None, 0, 1, 2, -1, -2, -100, 3, 5, 100]
+    for s in strs:
+        for f in ["upper", "lower", "casefold", "swapcase", "title", "capitalize",
+                  "isalpha", "isalnum", "isdecimal", "isdigit", "isnumeric", "isspace",
+                  "isupper", "islower", "istitle", "isidentifier", "isprintable", "isascii"]:
+            o.case(f, getattr(str, f), s)
+        for keep in (False, True):
+            o.case("splitlines", str.splitlines, s, keep)
+        for ms in (-1, 0, 1, 2):
+            o.case("split", str.split, s, None, ms)
+            o.case("rsplit", str.rsplit, s, None, ms)
+        for chars in (None, "", " a", "aA,", "Σσ"):
+            o.case("strip", str.strip, s, chars)
+            o.case("lstrip", str.lstrip, s, chars)
+            o.case("rstrip", str.rstrip, s, chars)
+        for w in (-1, 0, 3, 8, 15):
+            o.case("zfill", str.zfill, s, w)
+            for fill in rng.sample((" ", "*", "ß", "😀"), 2):
+                o.case("center", str.center, s, w, fill)
+                o.case("ljust", str.ljust, s, w, fill)
+                o.case("rjust", str.rjust, s, w, fill)
+        for t in (8, 4, 1, 0, -3):
+            o.case("expandtabs", str.expandtabs, s, t)
+    for s in strs[:110]:
+        for n in needles:
+            for ms in (-1, 0, 1, 2):
+                o.case("split", str.split, s, n, ms)
+                o.case("rsplit", str.rsplit, s, n, ms)
+            o.case("partition", str.partition, s, n)
+            o.case("rpartition", str.rpartition, s, n)
+            o.case("removeprefix", str.removeprefix, s, n)
+            o.case("removesuffix", str.removesuffix, s, n)
+            for c in (-1, 0, 1, 2):
+                o.case("replace", str.replace, s, n, rng.choice(("", "-", "ΣΣ")), c)
+            for f in ("find", "rfind", "count", "startswith", "endswith"):
+                o.case(f, getattr(str, f), s, n, None, None)
+                for _ in range(3):
+                    st, en = rng.choice(idx), rng.choice(idx)
+                    o.case(f, getattr(str, f), s, n, st, en)
+    # Per-character predicates and mappings over a spread of code points.
+    cps = list(range(0, 0x2000)) + list(range(0x2000, 0x110000, 97))
+    for cp in cps:
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        c = chr(cp)
+        o.case("charinfo", lambda c: [c.isalpha(), c.isdecimal(), c.isdigit(), c.isnumeric(),
+                                      c.isspace(), c.isprintable(), c.islower(), c.isupper(),
+                                      c.istitle(), c.isidentifier(), ("a" + c).isidentifier(),
+                                      c.upper(), c.lower(), c.title(), c.casefold(),
+                                      repr(c)], c)
+    o.write()
+
+
+def reprs():
+    o = Out("repr")
+    rng = random.Random(2)
+    strs = list(SAMPLES) + ["'", '"', "'\"", "it's", 'say "hi"', "\\", "a\\b'c\"",
+                            "\x00\x1f\x7f\x80\x9f\xa0\xad\xff", "\u0378\u200b\ue000\ufeff\uffff",
+                            "\U000e0001\U0001f600\U00020000\U0010fffd"]
+    strs += [rand_str(rng, ALPHA + ["\x00", "\x7f", "\x9f", "\u200e", "\U000e0100", "\\", '"'], 10)
+             for _ in range(200)]
+    for s in strs:
+        o.case("str_repr", repr, s)
+        o.case("str_ascii", ascii, s)
+    bs = [b"", b"abc", b"'", b'"', b"'\"", b"\\", bytes(range(256)), b"it's", b'say "x"',
+          b"\t\n\r\x0b\x0c", b"\x7f\x80\xff"]
+    bs += [bytes(rng.randrange(256) for _ in range(rng.randrange(12))) for _ in range(200)]
+    for b in bs:
+        o.case("bytes_repr", repr, b)
+        o.case("bytearray_repr", lambda b: repr(bytearray(b)), b)
+    o.write()
+
+
+def int_text():
+    o = Out("int_text")
+    lits = ["0", "1", "-1", "+1", " 12 ", "\t-12\n", "1_000", "1__000", "_1", "1_", "0x10",
+            "0X_1f", "0x", "0x_", "0o17", "0O_7", "0b101", "0B_1", "0b2", "010", "00", "0_0",
+            "0_7", "-0", "+-1", "", " ", "abc", "z", "ZZ", "1e5", "1.0", "12\x00", "٣٤",
+            "\u3000 5 \u2028", "\x1c5", "5\x1c", "²", "0x1g", "08", "0b", "-0x1f", "1 2",
+            "99999999999999999999999999999999", "-123456789012345678901234567890",
+            "a" * 250, "ſ", "Ⅻ", "0b_", "0_", "_", "0__0", "١_٢"]
+    for s in lits:
+        for base in (0, 2, 8, 10, 16, 36, 1, 37, 7):
+            o.case("parse_int", lambda s, b: str(int(s, b)), s, base)
+        if s.isascii():
+            for base in (0, 10, 16):
+                o.case("parse_int_bytes", lambda s, b: str(int(s, b)), s.encode(), base)
+    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4301, 10)
+    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4300, 10)
+    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 5000, 16)
+    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4301 + "x", 10)
+    rng = random.Random(3)
+    nums = [0, 1, -1, 7, -8, 255, -256, 2**63 - 1, -2**63, 2**64, -(2**100) + 3]
+    nums += [rng.randrange(-2**200, 2**200) for _ in range(100)]
+    for n in nums:
+        o.case("int_to_decimal", str, str(n))
+        o.case("int_to_prefixed", hex, str(n), 16)
+        o.case("int_to_prefixed", oct, str(n), 8)
+        o.case("int_to_prefixed", bin, str(n), 2)
+    o.write()
+
+
+def main():
+    os.makedirs(DATA, exist_ok=True)
+    sel = sys.argv[1:]
+    for name, fn in [("str_methods", str_methods), ("repr", reprs), ("int_text", int_text)]:
+        if not sel or name in sel:
+            fn()
+
+
+main()

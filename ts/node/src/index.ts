@@ -1,0 +1,3 @@
+export * from "./fees/basefee.ts";
+export * from "./fees/charge.ts";
+export * from "./params.ts";
