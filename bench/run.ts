@@ -3,7 +3,7 @@
  * is named). Each suite module exports `run(): Promise<Metric[]>` and lives in
  * `bench/<suite>/suite.ts`.
  */
-import { writeSuite, type Metric } from "./lib/report.ts";
+import { type Metric, writeSuite } from "./lib/report.ts";
 
 type Suite = { run: () => Promise<Metric[]> | Metric[] };
 
@@ -13,7 +13,9 @@ const SUITES: Record<string, () => Promise<Suite>> = {};
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((s) => !(s in SUITES));
 if (unknown.length > 0) {
-  process.stderr.write(`bench: unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}\n`);
+  process.stderr.write(
+    `bench: unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}\n`,
+  );
   process.exit(2);
 }
 for (const name of wanted.length > 0 ? wanted : Object.keys(SUITES)) {

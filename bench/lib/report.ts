@@ -47,7 +47,10 @@ export function summarize(values: readonly number[]): Sample {
   if (values.length === 0) throw new Error("summarize: no values");
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  const median = sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[mid] as number)
+      : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
   const spread = median === 0 ? 0 : ((sorted[sorted.length - 1] as number) - (sorted[0] as number)) / median;
   return { median, spread, runs: values.length };
 }
@@ -57,7 +60,10 @@ export function summarize(values: readonly number[]): Sample {
  * and returns the operations per second of each run. `op` does `batch`
  * operations per call.
  */
-export function opsPerSecond(op: () => void, opts: { runs?: number; minMs?: number; batch?: number } = {}): Sample {
+export function opsPerSecond(
+  op: () => void,
+  opts: { runs?: number; minMs?: number; batch?: number } = {},
+): Sample {
   const runs = opts.runs ?? 5;
   const minNs = BigInt(Math.round((opts.minMs ?? 300) * 1e6));
   const batch = opts.batch ?? 1;

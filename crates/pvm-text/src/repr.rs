@@ -75,6 +75,10 @@ pub fn str_ascii(s: &str) -> String {
 /// Repr of a bytes-like value with `prefix` before the quote (`"b"` for `bytes`).
 /// Escapes `\\`, the quote, `\t \n \r`, and bytes outside `0x20..0x7f` as `\xNN`.
 pub fn bytes_repr(b: &[u8], prefix: &str) -> String {
+    bytes_repr_impl(b, prefix, false)
+}
+
+fn bytes_repr_impl(b: &[u8], prefix: &str, always_escape_single: bool) -> String {
     let quote = pick_quote(b.contains(&b'\''), b.contains(&b'"')) as u8;
     let mut out = String::with_capacity(b.len() + prefix.len() + 2);
     out.push_str(prefix);
@@ -85,7 +89,7 @@ pub fn bytes_repr(b: &[u8], prefix: &str) -> String {
             b'\t' => out.push_str("\\t"),
             b'\n' => out.push_str("\\n"),
             b'\r' => out.push_str("\\r"),
-            x if x == quote => {
+            x if x == quote || (always_escape_single && x == b'\'') => {
                 out.push('\\');
                 out.push(x as char);
             }
@@ -101,9 +105,10 @@ pub fn bytes_repr(b: &[u8], prefix: &str) -> String {
     out
 }
 
-/// `repr(bytearray)`: `bytearray(b'...')`.
+/// `repr(bytearray)`: `bytearray(b'...')`. Like CPython's `bytearray_repr`, a `'` is
+/// escaped even when the literal is delimited by `"`.
 pub fn bytearray_repr(b: &[u8]) -> String {
-    format!("bytearray({})", bytes_repr(b, "b"))
+    format!("bytearray({})", bytes_repr_impl(b, "b", true))
 }
 
 #[cfg(test)]

@@ -28,6 +28,8 @@ if (major >= 22) {
     process.stderr.write("cowboy: needs Node >= 22; run `npm run setup` once to install it into .tooling/\n");
     process.exit(1);
   }
-  const result = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+  const result = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: "inherit",
+  });
   process.exit(result.status ?? 1);
 }

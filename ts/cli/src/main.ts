@@ -35,7 +35,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`cowboy: ${err.code}: ${err.message}\n`);
       return err.exitCode;
     }
-    const code = typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "ERR_INTERNAL";
+    const code =
+      typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "ERR_INTERNAL";
     process.stderr.write(`cowboy: ${code}: ${(err as Error).message ?? String(err)}\n`);
     return 1;
   }

@@ -1,3 +1,4 @@
 export * from "./fees/basefee.ts";
 export * from "./fees/charge.ts";
+export * from "./mempool/index.ts";
 export * from "./params.ts";

@@ -92,10 +92,12 @@ describe("settleFee (§2.3)", () => {
   });
 
   it("rejects a max fee below the basefee and usage above the limit", () => {
-    expect(() => settleFee(offer, { cycles: 1n, cells: 1n }, { cycle: 12_001n, cell: 10_000n })).toThrow(FeeError);
-    expect(() => settleFee(offer, { cycles: 100_001n, cells: 1n }, { cycle: 10_000n, cell: 10_000n })).toThrow(
-      /outside/,
+    expect(() => settleFee(offer, { cycles: 1n, cells: 1n }, { cycle: 12_001n, cell: 10_000n })).toThrow(
+      FeeError,
     );
+    expect(() =>
+      settleFee(offer, { cycles: 100_001n, cells: 1n }, { cycle: 10_000n, cell: 10_000n }),
+    ).toThrow(/outside/);
   });
 
   it("orders the mempool by intrinsic effective fee (§6.4)", () => {

@@ -47,7 +47,7 @@ export function parseHexDigits(text: string): Uint8Array | null {
  * {@link parseHexLoose}.
  */
 export function fromHex(text: string): Uint8Array {
-  if (!text.startsWith("0x") && !text.startsWith("0X")) throw new TypeError("hex: expected a 0x prefix");
+  if (!text.startsWith("0x")) throw new TypeError("hex: expected a 0x prefix");
   const out = parseHexDigits(text.slice(2));
   if (out === null) throw new TypeError("hex: expected an even number of hex digits");
   return out;

@@ -164,22 +164,21 @@ def int_text():
             "a" * 250, "ſ", "Ⅻ", "0b_", "0_", "_", "0__0", "١_٢"]
     for s in lits:
         for base in (0, 2, 8, 10, 16, 36, 1, 37, 7):
-            o.case("parse_int", lambda s, b: str(int(s, b)), s, base)
+            o.case("parse_int", lambda s, b: hex(int(s, b)), s, base)
         if s.isascii():
             for base in (0, 10, 16):
-                o.case("parse_int_bytes", lambda s, b: str(int(s, b)), s.encode(), base)
-    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4301, 10)
-    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4300, 10)
-    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 5000, 16)
-    o.case("parse_int", lambda s, b: str(int(s, b)), "1" * 4301 + "x", 10)
+                o.case("parse_int_bytes", lambda s, b: hex(int(s, b)), s.encode(), base)
+    o.case("parse_int", lambda s, b: hex(int(s, b)), "1" * 4301, 10)
+    o.case("parse_int", lambda s, b: hex(int(s, b)), "1" * 4300, 10)
+    o.case("parse_int", lambda s, b: hex(int(s, b)), "1" * 5000, 16)
+    o.case("parse_int", lambda s, b: hex(int(s, b)), "1" * 4301 + "x", 10)
     rng = random.Random(3)
     nums = [0, 1, -1, 7, -8, 255, -256, 2**63 - 1, -2**63, 2**64, -(2**100) + 3]
     nums += [rng.randrange(-2**200, 2**200) for _ in range(100)]
     for n in nums:
-        o.case("int_to_decimal", str, str(n))
-        o.case("int_to_prefixed", hex, str(n), 16)
-        o.case("int_to_prefixed", oct, str(n), 8)
-        o.case("int_to_prefixed", bin, str(n), 2)
+        o.case("int_to_decimal", lambda n: str(int(n)), str(n))
+        for base, fn in ((16, hex), (8, oct), (2, bin)):
+            o.case("int_to_prefixed", lambda n, b, fn=fn: fn(int(n)), str(n), base)
     o.write()
 
 

@@ -34,15 +34,22 @@ export function registerPvm(program: Command): void {
       }
       const outcome = loadNative().pvmRun(source, file, { cyclesLimit: limit });
       if (opts.json) {
-        const error = outcome.error === null ? null : { type: outcome.error.type, message: outcome.error.message };
+        const error =
+          outcome.error === null ? null : { type: outcome.error.type, message: outcome.error.message };
         process.stdout.write(
           `${JSON.stringify({ stdout: outcome.stdout, error, cycles: outcome.cycles, cells: outcome.cells })}\n`,
         );
       } else {
         process.stdout.write(outcome.stdout);
         if (outcome.error !== null) {
-          const lines = ["Traceback (most recent call last):", ...outcome.error.traceback.map((l) => `  ${l}`)];
-          const last = outcome.error.message === "" ? outcome.error.type : `${outcome.error.type}: ${outcome.error.message}`;
+          const lines = [
+            "Traceback (most recent call last):",
+            ...outcome.error.traceback.map((l) => `  ${l}`),
+          ];
+          const last =
+            outcome.error.message === ""
+              ? outcome.error.type
+              : `${outcome.error.type}: ${outcome.error.message}`;
           process.stderr.write(`${[...lines, last].join("\n")}\n`);
         }
       }
@@ -51,7 +58,8 @@ export function registerPvm(program: Command): void {
 }
 
 function parseLimit(text: string): number {
-  if (!/^[0-9]+$/.test(text)) throw new CliError("ERR_ARG", `--cycles-limit must be a non-negative integer, got '${text}'`);
+  if (!/^[0-9]+$/.test(text))
+    throw new CliError("ERR_ARG", `--cycles-limit must be a non-negative integer, got '${text}'`);
   const n = Number(text);
   if (!Number.isSafeInteger(n)) throw new CliError("ERR_ARG", `--cycles-limit ${text} is too large`);
   return n;

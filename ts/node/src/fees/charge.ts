@@ -53,7 +53,10 @@ export function maxCharge(cycles: MeterOffer, cells: MeterOffer): bigint {
 /** Per-unit tip: min(max_priority_fee, max_fee − basefee). Requires max_fee ≥ basefee. */
 export function tipPerUnit(offer: MeterOffer, basefee: bigint, meter: "cycle" | "cell"): bigint {
   if (offer.maxFee < basefee) {
-    throw new FeeError("ERR_FEE_BELOW_BASEFEE", `max_fee_per_${meter} ${offer.maxFee} is below the basefee ${basefee}`);
+    throw new FeeError(
+      "ERR_FEE_BELOW_BASEFEE",
+      `max_fee_per_${meter} ${offer.maxFee} is below the basefee ${basefee}`,
+    );
   }
   const headroom = offer.maxFee - basefee;
   return offer.maxPriorityFee < headroom ? offer.maxPriorityFee : headroom;
@@ -61,7 +64,10 @@ export function tipPerUnit(offer: MeterOffer, basefee: bigint, meter: "cycle" | 
 
 function settleMeter(offer: MeterOffer, used: bigint, basefee: bigint, meter: "cycle" | "cell"): MeterCharge {
   if (used < 0n || used > offer.limit) {
-    throw new FeeError("ERR_FEE_USAGE_OVER_LIMIT", `${meter}s used ${used} outside [0, limit ${offer.limit}]`);
+    throw new FeeError(
+      "ERR_FEE_USAGE_OVER_LIMIT",
+      `${meter}s used ${used} outside [0, limit ${offer.limit}]`,
+    );
   }
   const tip = tipPerUnit(offer, basefee, meter);
   return { used, price: basefee + tip, burned: used * basefee, tip: used * tip };
@@ -95,5 +101,7 @@ export function effectiveFee(
     const wanted = b + o.maxPriorityFee;
     return o.maxFee < wanted ? o.maxFee : wanted;
   };
-  return intrinsic.cycles * unit(offer.cycles, basefee.cycle) + intrinsic.cells * unit(offer.cells, basefee.cell);
+  return (
+    intrinsic.cycles * unit(offer.cycles, basefee.cycle) + intrinsic.cells * unit(offer.cells, basefee.cell)
+  );
 }

@@ -1,0 +1,7 @@
+# Ends with an uncaught UnboundLocalError.
+total = 10
+def spend(n):
+    print("spending", n)
+    total -= n
+    return total
+spend(3)

@@ -1,0 +1,10 @@
+# Arithmetic progressions with range and their properties.
+evens = range(0, 50, 2)
+odds = range(1, 50, 2)
+print(len(evens), len(odds), sum(evens) + sum(odds) == sum(range(50)))
+mult3 = range(0, 100, 3)
+mult5 = range(0, 100, 5)
+print(sum(x for x in range(100) if x in mult3 or x in mult5))
+print([r[i] for r in (range(7, 70, 7),) for i in range(3)])
+print(range(0, 30, 5)[2:], range(0, 30, 5)[::-2], range(100)[10:50:10])
+print(hash(range(3)) == hash(range(0, 3, 1)))
