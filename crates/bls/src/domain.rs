@@ -21,7 +21,7 @@
 
 use crate::{
     error::{Error, Result},
-    round::Round,
+    round::{Round, round_bytes},
 };
 use commonware_codec::{Write, varint::UInt};
 
@@ -100,7 +100,7 @@ pub fn vote_message(block_hash: &[u8; 32], height: u64, round: Round) -> Vec<u8>
 
 /// The message of a nullify vote: the round's canonical bytes.
 pub fn nullify_message(round: Round) -> Vec<u8> {
-    round.to_bytes()
+    round_bytes(&round)
 }
 
 #[cfg(test)]
@@ -128,10 +128,10 @@ mod tests {
 
     #[test]
     fn vote_message_layout() {
-        let msg = vote_message(&[0x11; 32], 300, Round::new(1, 2));
+        let msg = vote_message(&[0x11; 32], 300, Round { epoch: 1, view: 2 });
         let mut expected = vec![0x11; 32];
         expected.extend_from_slice(&[0xac, 0x02, 0x01, 0x02]);
         assert_eq!(msg, expected);
-        assert_eq!(nullify_message(Round::new(0, 1)), vec![0x00, 0x01]);
+        assert_eq!(nullify_message(Round { epoch: 0, view: 1 }), vec![0x00, 0x01]);
     }
 }

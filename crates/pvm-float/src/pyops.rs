@@ -282,7 +282,7 @@ impl F64 {
         let neg = self.is_sign_negative();
         let t = self.trunc();
         if t.is_zero() {
-            return Ok((neg && false, Vec::new()));
+            return Ok((false, Vec::new()));
         }
         let (m, e) = soft::unpack_norm(t.0);
         let k = e - 1075;

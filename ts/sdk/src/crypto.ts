@@ -152,9 +152,10 @@ function bigFromBytes(bytes: Uint8Array): bigint {
 }
 
 /**
- * Address recovered from a 65-byte signature over `hash`. Throws {@link SigError}:
- * `INVALID_RECOVERY_ID` (v ∉ {0,1}), `INVALID_SIGNATURE` (r or s zero or ≥ n, or
- * no key recovers), `HIGH_S` (s > n/2). `field` names the signature.
+ * Address recovered from a 65-byte signature over `hash`. Throws {@link SigError},
+ * checked in this order: `INVALID_RECOVERY_ID` (v ∉ {0,1}), `INVALID_SIGNATURE`
+ * (r or s zero, r ≥ n), `HIGH_S` (s > n/2), `INVALID_SIGNATURE` (no key
+ * recovers). `field` names the signature.
  */
 export function recoverAddress(hash: Hash32, signature: Uint8Array, field = "signature"): Address {
   if (signature.length !== SIGNATURE_SIZE) {
@@ -163,7 +164,9 @@ export function recoverAddress(hash: Hash32, signature: Uint8Array, field = "sig
   const r = bigFromBytes(signature.subarray(0, 32));
   const s = bigFromBytes(signature.subarray(32, 64));
   const v = signature[64] as number;
-  if (r === 0n || r >= SECP256K1_N || s === 0n || s >= SECP256K1_N) {
+  // Check order as in the Rust crate: v, then r/s range, then low-S (s ≥ n is also high-S).
+  if (v > 1) throw new SigError("INVALID_RECOVERY_ID", field, `recovery id v must be 0 or 1, found ${v}`);
+  if (r === 0n || s === 0n || r >= SECP256K1_N) {
     throw new SigError(
       "INVALID_SIGNATURE",
       field,
@@ -171,7 +174,6 @@ export function recoverAddress(hash: Hash32, signature: Uint8Array, field = "sig
     );
   }
   if (s > HALF_N) throw new SigError("HIGH_S", field, "s is above n/2 (high-S is rejected)");
-  if (v > 1) throw new SigError("INVALID_RECOVERY_ID", field, `recovery id v must be 0 or 1, found ${v}`);
   let point: ReturnType<typeof secp256k1.Point.fromBytes>;
   try {
     point = new secp256k1.Signature(r, s, v).recoverPublicKey(hash);

@@ -229,7 +229,7 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
       };
       break;
     case "scheduleTimer": {
-      if (!("interval" in o)) throw new TxJsonError(p("interval"), "missing required key");
+      if (o.interval === undefined) throw new TxJsonError(p("interval"), "missing required key");
       const interval = o.interval === null ? null : u64(o.interval, p("interval"));
       ix = {
         kind: k,

@@ -278,6 +278,14 @@ export function writeTransaction(w: Writer, tx: Transaction, offsets?: Signature
   });
 }
 
+function checkAscending(signers: readonly AdditionalSigner[]): void {
+  for (let i = 1; i < signers.length; i++) {
+    if (compareBytes((signers[i - 1] as AdditionalSigner).address, (signers[i] as AdditionalSigner).address) >= 0) {
+      throw notAscending(i);
+    }
+  }
+}
+
 function notAscending(index: number): CodecError {
   return new CodecError(
     "SIGNERS_NOT_ASCENDING",
@@ -340,15 +348,13 @@ export function readTransaction(r: Reader, offsets?: SignatureOffsets): Transact
   const signature = r.fixed(SIGNATURE_SIZE, "signature");
   const n = r.len("additional_signers", ADDRESS_SIZE + SIGNATURE_SIZE);
   const additionalSigners: AdditionalSigner[] = [];
-  let prev: Uint8Array | null = null;
   for (let i = 0; i < n; i++) {
     const address = r.fixed(ADDRESS_SIZE, `additional_signers[${i}].address`);
-    if (prev !== null && compareBytes(prev, address) >= 0) throw notAscending(i);
-    prev = address;
     if (offsets) offsets.additional.push(r.pos);
     const sig = r.fixed(SIGNATURE_SIZE, `additional_signers[${i}].signature`);
     additionalSigners.push({ address, signature: sig });
   }
+  checkAscending(additionalSigners);
   return {
     chainId,
     nonce,

@@ -182,10 +182,68 @@ def int_text():
     o.write()
 
 
+def rand_spec(rng, types):
+    parts = []
+    r = rng.random
+    if r() < 0.4:
+        if r() < 0.6:
+            parts.append(rng.choice(["*", "0", "ß", "😀", " ", "<", "{", "x", "_", ","]))
+        parts.append(rng.choice("<>^="))
+    if r() < 0.35:
+        parts.append(rng.choice("+- "))
+    if r() < 0.1:
+        parts.append("z")
+    if r() < 0.3:
+        parts.append("#")
+    if r() < 0.25:
+        parts.append("0")
+    if r() < 0.6:
+        parts.append(str(rng.choice([0, 1, 2, 5, 8, 10, 13, 20])))
+    if r() < 0.3:
+        parts.append(rng.choice([",", "_", ",", "_", ",", "_", ",_", "_,", ",,", "__"]))
+    if r() < 0.3:
+        parts.append(rng.choice([".", ".0", ".1", ".3", ".12", ".20"]))
+    if r() < 0.8:
+        parts.append(rng.choice(types))
+    return "".join(parts)
+
+
+INT_TYPES = list("bcdoxXn") + ["", "", "s", "e", "f", "%", "g", "y", "\xe9", "Z", "\x00"]
+STR_TYPES = ["s", "", "", "d", "r", "x", "\u2022"]
+
+
+def format_spec():
+    o = Out("format_spec")
+    rng = random.Random(4)
+    ints = [0, 1, -1, 7, 42, -42, 65, 255, -255, 1234, -1234, 999999, 10**12 + 7, -(2**70),
+            0x10FFFF, 0x110000, 128512, 2**64 - 1]
+    strs = ["", "a", "abc", "hello world", "ß日本😀", "e\u0301x", "longer text here!"]
+    fixed = ["010,", "09,", "#010_b", "*^+8", "c", "<5c", "05c", "+c", "#c", ".2", "z", ",d",
+             "_x", ",x", ",b", "_o", "#_X", "0=10,", "x=10,", ",,", "__", ",_", "_,", "=5",
+             "0<5", "x<05", "99999999999999999999", "1.99999999999999999999", ".", "5.",
+             ",n", "n", "_n", "#o", "#b", "-#X", " 5", "=+8", "^", "ß^7", "\x00>4",
+             "\u2028<3", "%", "s", ",s", "_s", ",c", "#,", "#_d", "+_", "02,d", "020_x"]
+    sfixed = ["", "s", "5", "<5", ">5", "^5", "=5", "+", "-", " ", "z", "#", "05", "0>5", ".2",
+              ".0", "*^9.3", ",", "_", ",s", "d", "x<08", "ß^7.2s", "😀>4", "5.", ".5x", "10.3"]
+    for n in ints:
+        for spec in fixed:
+            o.case("format_int", lambda n, sp: format(int(n), sp), str(n), spec)
+        for _ in range(120):
+            spec = rand_spec(rng, INT_TYPES).replace("\\xe9", "\xe9").replace("\\x00", "\x00")
+            o.case("format_int", lambda n, sp: format(int(n), sp), str(n), spec)
+    for st in strs:
+        for spec in sfixed:
+            o.case("format_str", format, st, spec)
+        for _ in range(100):
+            o.case("format_str", format, st, rand_spec(rng, STR_TYPES))
+    o.write()
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
     sel = sys.argv[1:]
-    for name, fn in [("str_methods", str_methods), ("repr", reprs), ("int_text", int_text)]:
+    for name, fn in [("str_methods", str_methods), ("repr", reprs), ("int_text", int_text),
+                     ("format_spec", format_spec)]:
         if not sel or name in sel:
             fn()
 

@@ -1,0 +1,1 @@
+//! JavaScript bindings of `cowboy-codec` (docs/codec.md).

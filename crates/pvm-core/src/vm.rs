@@ -1,0 +1,1848 @@
+//! The interpreter: frame stack, dispatch loop, calls, exceptions, generators.
+
+use crate::bytecode::{Code, CodeKind, Instr};
+use crate::cost;
+use crate::dict::Dict;
+use crate::heap::{self, Tracked};
+use crate::value::*;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+/// Non-exception control flow out of the VM: Python exceptions or aborts.
+#[derive(Debug)]
+pub enum Flow {
+    /// A Python exception (an exception instance).
+    Exc(Value),
+    /// An uncatchable abort.
+    Abort(Abort),
+}
+
+/// Uncatchable reasons to stop an invocation.
+#[derive(Debug, Clone)]
+pub enum Abort {
+    /// Cycle budget exhausted.
+    OutOfCycles,
+    /// Heap cap exceeded.
+    Memory,
+    /// Forbidden operation.
+    Sandbox(String),
+    /// Non-deterministic operation.
+    Determinism(String),
+}
+
+/// Result type of VM operations.
+pub type PyResult<T> = Result<T, Flow>;
+
+/// A handler block pushed by `SetupExcept`.
+#[derive(Debug, Clone, Copy)]
+pub struct Block {
+    handler: u32,
+    depth: u32,
+    exc_depth: u32,
+}
+
+/// An activation record.
+#[derive(Debug)]
+pub struct Frame {
+    /// Code being run.
+    pub code: Rc<Code>,
+    /// Next instruction.
+    pub ip: usize,
+    /// Value stack.
+    pub stack: Vec<Value>,
+    /// Fast locals (None = unbound).
+    pub locals: Vec<Option<Value>>,
+    /// Cells then free variables.
+    pub cells: Vec<Rc<PyCell>>,
+    /// Module globals.
+    pub globals: Rc<Module>,
+    /// Class-body namespace.
+    pub ns: Option<Rc<PyDict>>,
+    /// Handler blocks.
+    pub blocks: Vec<Block>,
+    /// Exceptions currently being handled in this frame.
+    pub exc_stack: Vec<Value>,
+    /// Function being run (for zero-arg super()).
+    pub func: Option<Rc<Function>>,
+}
+
+/// How `run` ended.
+pub enum RunExit {
+    /// Frame returned.
+    Return(Value),
+    /// Generator frame yielded (frame is in `Vm::yielded`).
+    Yield(Value),
+}
+
+/// Result of resuming a generator.
+pub enum GenStep {
+    /// Yielded a value.
+    Yielded(Value),
+    /// Returned (StopIteration value).
+    Returned(Value),
+}
+
+/// Limits and accounting for one invocation.
+#[derive(Debug)]
+pub struct Meter {
+    /// Cycles remaining.
+    pub left: u64,
+    /// Cycle limit.
+    pub limit: u64,
+    /// Cells (bytes) used.
+    pub cells: u64,
+}
+
+/// The virtual machine for one invocation.
+pub struct Vm {
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) meter: Meter,
+    pub(crate) max_depth: usize,
+    pub(crate) heap_limit: usize,
+    pub(crate) tmp_limit: usize,
+    pub(crate) stdout: String,
+    pub(crate) builtins: Rc<Module>,
+    pub(crate) types: crate::types::Types,
+    pub(crate) modules: Vec<(Rc<str>, Value)>,
+    pub(crate) next_id: Cell<u64>,
+    pub(crate) yielded: Option<Box<Frame>>,
+    pub(crate) native_depth: u32,
+    pub(crate) tmpfs: crate::builtins::TmpFs,
+}
+
+impl std::fmt::Debug for Vm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Vm").field("frames", &self.frames.len()).finish()
+    }
+}
+
+/// Maximum Rust-level nesting of native helpers (repr/eq/hash of nested values, callbacks).
+pub const MAX_NATIVE_DEPTH: u32 = 200;
+
+impl Vm {
+    /// Fresh VM.
+    pub fn new(limits: &crate::Limits) -> Vm {
+        let builtins = Rc::new(Module { name: Rc::from("builtins"), dict: RefCell::new(Dict::new()) });
+        let types = crate::types::Types::new();
+        let mut vm = Vm {
+            frames: Vec::new(),
+            meter: Meter { left: limits.cycles, limit: limits.cycles, cells: 0 },
+            max_depth: limits.max_depth as usize,
+            heap_limit: limits.heap_bytes,
+            tmp_limit: limits.tmp_bytes,
+            stdout: String::new(),
+            builtins,
+            types,
+            modules: Vec::new(),
+            next_id: Cell::new(1),
+            yielded: None,
+            native_depth: 0,
+            tmpfs: Default::default(),
+        };
+        crate::builtins::install(&mut vm);
+        vm
+    }
+
+    /// Allocate a deterministic object id.
+    pub fn new_id(&self) -> u64 {
+        let i = self.next_id.get();
+        self.next_id.set(i + 1);
+        i
+    }
+
+    /// Charge cycles.
+    #[inline(always)]
+    pub fn charge(&mut self, c: u64) -> PyResult<()> {
+        if c > self.meter.left {
+            self.meter.left = 0;
+            return Err(Flow::Abort(Abort::OutOfCycles));
+        }
+        self.meter.left -= c;
+        Ok(())
+    }
+
+    /// Charge cells (bytes at boundaries).
+    pub fn charge_cells(&mut self, n: u64) {
+        self.meter.cells += n;
+    }
+
+    /// Fail with MemoryError if accounting exceeds the cap, or would after `extra` bytes.
+    #[inline]
+    pub fn check_mem(&self, extra: usize) -> PyResult<()> {
+        if heap::used().saturating_add(extra) > self.heap_limit {
+            return Err(Flow::Abort(Abort::Memory));
+        }
+        Ok(())
+    }
+
+    /// Enter a native recursion level.
+    pub fn enter_native(&mut self) -> PyResult<()> {
+        self.native_depth += 1;
+        if self.native_depth > MAX_NATIVE_DEPTH {
+            self.native_depth -= 1;
+            return Err(self.exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        Ok(())
+    }
+    /// Leave a native recursion level.
+    pub fn leave_native(&mut self) {
+        self.native_depth -= 1;
+    }
+
+    // ---------- exceptions ----------
+
+    /// Build an exception instance of built-in class `name` with a message.
+    pub fn exc(&self, name: &str, msg: impl Into<String>) -> Flow {
+        let msg: String = msg.into();
+        let cls = self.exc_class(name);
+        let args = if msg.is_empty() && name == "StopIteration" { vec![] } else { vec![Value::str(msg)] };
+        Flow::Exc(self.make_exc(cls, args))
+    }
+    /// Exception with explicit args.
+    pub fn exc_args(&self, name: &str, args: Vec<Value>) -> Flow {
+        let cls = self.exc_class(name);
+        Flow::Exc(self.make_exc(cls, args))
+    }
+    /// Built-in exception class by name.
+    pub fn exc_class(&self, name: &str) -> Rc<Class> {
+        match self.builtins.dict.borrow().get_str(name) {
+            Some(Value::Class(c)) => c.clone(),
+            _ => self.types.object.clone(),
+        }
+    }
+    /// Instantiate an exception class with args (no __init__ call).
+    pub fn make_exc(&self, cls: Rc<Class>, args: Vec<Value>) -> Value {
+        let inst = Rc::new(Instance {
+            class: RefCell::new(cls),
+            dict: RefCell::new(Dict::new()),
+            exc: Some(RefCell::new(ExcState::default())),
+            native: RefCell::new(Some(Value::tuple(args))),
+            id: self.new_id(),
+        });
+        heap::register(Tracked::Instance(Rc::downgrade(&inst)));
+        Value::Instance(inst)
+    }
+    /// TypeError helper.
+    pub fn type_err(&self, msg: impl Into<String>) -> Flow {
+        self.exc("TypeError", msg)
+    }
+    /// Sandbox abort helper.
+    pub fn sandbox(&self, msg: impl Into<String>) -> Flow {
+        Flow::Abort(Abort::Sandbox(msg.into()))
+    }
+
+    fn current_handled(&self) -> Option<Value> {
+        for f in self.frames.iter().rev() {
+            if let Some(e) = f.exc_stack.last() {
+                return Some(e.clone());
+            }
+        }
+        None
+    }
+
+    // ---------- frames & calls ----------
+
+    /// Build a frame for calling `func` with bound locals.
+    fn frame_for(&self, func: &Rc<Function>, locals: Vec<Option<Value>>) -> Frame {
+        let code = func.code.clone();
+        let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellnames.len());
+        for _ in 0..code.ncells {
+            let c = Rc::new(PyCell::default());
+            heap::register(Tracked::Cell(Rc::downgrade(&c)));
+            cells.push(c);
+        }
+        for c in &func.closure {
+            cells.push(c.clone());
+        }
+        let mut locals = locals;
+        for &(ci, li) in &code.cell_params {
+            let v = locals[li as usize].take();
+            *cells[ci as usize].v.borrow_mut() = v;
+        }
+        Frame {
+            code,
+            ip: 0,
+            stack: Vec::with_capacity(8),
+            locals,
+            cells,
+            globals: func.globals.clone(),
+            ns: None,
+            blocks: Vec::new(),
+            exc_stack: Vec::new(),
+            func: Some(func.clone()),
+        }
+    }
+
+    /// Bind arguments to parameters.
+    pub fn bind_args(
+        &mut self,
+        func: &Rc<Function>,
+        mut args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Vec<Option<Value>>> {
+        let code = &func.code;
+        let nlocals = code.varnames.len();
+        let argc = code.argcount as usize;
+        let kwonly = code.kwonlycount as usize;
+        if kwargs.is_empty() && !code.varargs && !code.varkw && args.len() == argc && kwonly == 0 {
+            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+            locals.extend(args.into_iter().map(Some));
+            locals.resize(nlocals, None);
+            return Ok(locals);
+        }
+        let fname = func.name.borrow().clone();
+        let mut locals: Vec<Option<Value>> = vec![None; nlocals];
+        let npos = args.len().min(argc);
+        let extra: Vec<Value> = if args.len() > argc { args.split_off(argc) } else { Vec::new() };
+        for (i, a) in args.into_iter().enumerate() {
+            locals[i] = Some(a);
+        }
+        let mut slot = argc + kwonly;
+        if code.varargs {
+            locals[slot] = Some(Value::tuple(extra));
+            slot += 1;
+        } else if !extra.is_empty() {
+            let given = npos + extra.len();
+            return Err(self.type_err(format!(
+                "{}() takes {} positional argument{} but {} {} given",
+                fname,
+                argc,
+                if argc == 1 { "" } else { "s" },
+                given,
+                if given == 1 { "was" } else { "were" }
+            )));
+        }
+        let mut kwdict: Option<Dict> = if code.varkw { Some(Dict::new()) } else { None };
+        for (k, v) in kwargs {
+            let pos = code.varnames[..argc + kwonly].iter().position(|n| **n == *k);
+            match pos {
+                Some(p) if p >= code.posonlycount as usize => {
+                    if locals[p].is_some() {
+                        return Err(self.type_err(format!("{fname}() got multiple values for argument '{k}'")));
+                    }
+                    locals[p] = Some(v);
+                }
+                _ => match &mut kwdict {
+                    Some(d) => {
+                        d.set_str(Rc::new(PyStr::new(&*k)), v);
+                    }
+                    None => {
+                        if pos.is_some() {
+                            return Err(self.type_err(format!(
+                                "{fname}() got some positional-only arguments passed as keyword arguments: '{k}'"
+                            )));
+                        }
+                        return Err(self.type_err(format!("{fname}() got an unexpected keyword argument '{k}'")));
+                    }
+                },
+            }
+        }
+        if let Some(d) = kwdict {
+            locals[slot] = Some(Value::dict(d));
+        }
+        // defaults
+        let ndef = func.defaults.len();
+        let mut missing = Vec::new();
+        for i in 0..argc {
+            if locals[i].is_none() {
+                if i + ndef >= argc {
+                    locals[i] = Some(func.defaults[i + ndef - argc].clone());
+                } else {
+                    missing.push(code.varnames[i].clone());
+                }
+            }
+        }
+        if !missing.is_empty() {
+            let names: Vec<String> = missing.iter().map(|n| format!("'{n}'")).collect();
+            let list = match names.len() {
+                1 => names[0].clone(),
+                2 => format!("{} and {}", names[0], names[1]),
+                _ => format!("{}, and {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+            };
+            return Err(self.type_err(format!(
+                "{}() missing {} required positional argument{}: {}",
+                fname,
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                list
+            )));
+        }
+        let mut kmissing = Vec::new();
+        for i in argc..argc + kwonly {
+            if locals[i].is_none() {
+                let n = &code.varnames[i];
+                match func.kwdefaults.iter().find(|(k, _)| k == n) {
+                    Some((_, v)) => locals[i] = Some(v.clone()),
+                    None => kmissing.push(format!("'{n}'")),
+                }
+            }
+        }
+        if !kmissing.is_empty() {
+            return Err(self.type_err(format!(
+                "{}() missing {} required keyword-only argument{}: {}",
+                fname,
+                kmissing.len(),
+                if kmissing.len() == 1 { "" } else { "s" },
+                kmissing.join(" and ")
+            )));
+        }
+        Ok(locals)
+    }
+
+    /// Push a frame, enforcing the recursion limit.
+    fn push_frame(&mut self, f: Frame) -> PyResult<()> {
+        if self.frames.len() >= self.max_depth {
+            return Err(self.exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        self.check_mem(0)?;
+        self.frames.push(f);
+        Ok(())
+    }
+
+    /// Call any callable from native code.
+    pub fn call(&mut self, callee: &Value, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
+        self.charge(cost::CALL)?;
+        match callee {
+            Value::Function(f) => {
+                let f = f.clone();
+                let locals = self.bind_args(&f, args, kwargs)?;
+                let frame = self.frame_for(&f, locals);
+                if f.code.kind == CodeKind::Generator {
+                    return Ok(self.make_generator(frame));
+                }
+                self.push_frame(frame)?;
+                let base = self.frames.len() - 1;
+                match self.run(base)? {
+                    RunExit::Return(v) => Ok(v),
+                    RunExit::Yield(_) => Err(self.exc("RuntimeError", "unexpected yield")),
+                }
+            }
+            Value::BoundMethod(b) => {
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(b.recv.clone());
+                a.extend(args);
+                let f = b.func.clone();
+                self.call(&f, a, kwargs)
+            }
+            Value::Builtin(b) => {
+                let b = b.clone();
+                crate::builtins::call_builtin(self, &b, args, kwargs)
+            }
+            Value::Class(c) => {
+                let c = c.clone();
+                self.instantiate(&c, args, kwargs)
+            }
+            Value::Instance(_) => {
+                let m = self.lookup_special(callee, "__call__");
+                match m {
+                    Some(m) => {
+                        let mut a = vec![callee.clone()];
+                        a.extend(args);
+                        self.call(&m, a, kwargs)
+                    }
+                    None => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+                }
+            }
+            Value::Wrapper(w) => match &**w {
+                Wrapper::StaticMethod(f) => {
+                    let f = f.clone();
+                    self.call(&f, args, kwargs)
+                }
+                _ => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+            },
+            _ => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+        }
+    }
+
+    /// Create a generator object around a prepared frame.
+    pub fn make_generator(&self, frame: Frame) -> Value {
+        let name = frame.code.name.clone();
+        let g = Rc::new(Generator {
+            frame: RefCell::new(Some(Box::new(frame))),
+            running: Cell::new(false),
+            finished: Cell::new(false),
+            name,
+        });
+        heap::register(Tracked::Generator(Rc::downgrade(&g)));
+        Value::Generator(g)
+    }
+
+    /// Resume a generator, sending `sent` (or throwing `throw`).
+    pub fn gen_resume(&mut self, g: &Rc<Generator>, sent: Value, throw: Option<Value>) -> PyResult<GenStep> {
+        if g.running.get() {
+            return Err(self.exc("ValueError", "generator already executing"));
+        }
+        let frame = g.frame.borrow_mut().take();
+        let Some(mut frame) = frame else {
+            if let Some(e) = throw {
+                return Err(Flow::Exc(e));
+            }
+            return Ok(GenStep::Returned(Value::None));
+        };
+        if frame.ip == 0 {
+            if throw.is_none() && !sent.is_none() {
+                *g.frame.borrow_mut() = Some(frame);
+                return Err(self.type_err("can't send non-None value to a just-started generator"));
+            }
+        } else if throw.is_none() {
+            frame.stack.push(sent);
+        }
+        g.running.set(true);
+        if self.frames.len() >= self.max_depth {
+            g.running.set(false);
+            *g.frame.borrow_mut() = Some(frame);
+            return Err(self.exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        self.frames.push(*frame);
+        let base = self.frames.len() - 1;
+        let r = match throw {
+            Some(e) => self.run_throw(base, e),
+            None => self.run(base),
+        };
+        g.running.set(false);
+        match r {
+            Ok(RunExit::Yield(v)) => {
+                *g.frame.borrow_mut() = self.yielded.take();
+                Ok(GenStep::Yielded(v))
+            }
+            Ok(RunExit::Return(v)) => {
+                g.finished.set(true);
+                Ok(GenStep::Returned(v))
+            }
+            Err(e) => {
+                g.finished.set(true);
+                if let Flow::Exc(ex) = &e {
+                    if self.isinstance_name(ex, "StopIteration") {
+                        return Err(self.exc("RuntimeError", "generator raised StopIteration"));
+                    }
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Instantiate a class.
+    pub fn instantiate(&mut self, cls: &Rc<Class>, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
+        if cls.builtin && cls.kind != TypeKind::Exception {
+            return crate::builtins::construct(self, cls, args, kwargs);
+        }
+        // user __new__
+        let new = self.class_lookup(cls, "__new__");
+        let inst = match new {
+            Some(Value::Function(_)) | Some(Value::Wrapper(_)) => {
+                let f = match new {
+                    Some(Value::Wrapper(w)) => match &*w {
+                        Wrapper::StaticMethod(f) => f.clone(),
+                        _ => return Err(self.type_err("bad __new__")),
+                    },
+                    Some(f) => f,
+                    None => unreachable_none(),
+                };
+                let mut a = vec![Value::Class(cls.clone())];
+                a.extend(args.iter().cloned());
+                let r = self.call(&f, a, kwargs.clone())?;
+                let is_inst = match &r {
+                    Value::Instance(i) => self.is_subclass(&i.class.borrow(), cls),
+                    _ => false,
+                };
+                if !is_inst {
+                    return Ok(r);
+                }
+                r
+            }
+            _ => self.new_instance(cls, &args),
+        };
+        if let Some(init) = self.class_lookup(cls, "__init__") {
+            if let Value::Function(_) = init {
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(inst.clone());
+                a.extend(args);
+                let r = self.call(&init, a, kwargs)?;
+                if !r.is_none() {
+                    return Err(self.type_err(format!("__init__() should return None, not '{}'", self.type_name(&r))));
+                }
+            } else if !kwargs.is_empty() && cls.kind != TypeKind::Exception {
+                return Err(self.type_err(format!("{}() takes no keyword arguments", cls.name)));
+            }
+        } else if (!args.is_empty() || !kwargs.is_empty()) && cls.kind != TypeKind::Exception {
+            return Err(self.type_err(format!("{}() takes no arguments", cls.name)));
+        }
+        Ok(inst)
+    }
+
+    /// Allocate a bare instance of `cls` (exceptions get their args set).
+    pub fn new_instance(&self, cls: &Rc<Class>, args: &[Value]) -> Value {
+        let is_exc = cls.kind == TypeKind::Exception;
+        let inst = Rc::new(Instance {
+            class: RefCell::new(cls.clone()),
+            dict: RefCell::new(Dict::new()),
+            exc: if is_exc { Some(RefCell::new(ExcState::default())) } else { None },
+            native: RefCell::new(if is_exc { Some(Value::tuple(args.to_vec())) } else { None }),
+            id: self.new_id(),
+        });
+        heap::register(Tracked::Instance(Rc::downgrade(&inst)));
+        Value::Instance(inst)
+    }
+
+    // ---------- the dispatch loop ----------
+
+    /// Run until the frame at index `base` returns or yields.
+    pub fn run(&mut self, base: usize) -> PyResult<RunExit> {
+        loop {
+            match self.run_inner(base) {
+                Ok(x) => return Ok(x),
+                Err(Flow::Exc(e)) => {
+                    if let Some(x) = self.unwind(base, e)? {
+                        return Ok(x);
+                    }
+                }
+                Err(a) => {
+                    self.frames.truncate(base);
+                    return Err(a);
+                }
+            }
+        }
+    }
+
+    fn run_throw(&mut self, base: usize, e: Value) -> PyResult<RunExit> {
+        if let Some(x) = self.unwind(base, e)? {
+            return Ok(x);
+        }
+        self.run(base)
+    }
+
+    /// Find a handler for `e`; Ok(None) = continue running, Err = propagate past base.
+    fn unwind(&mut self, base: usize, e: Value) -> PyResult<Option<RunExit>> {
+        loop {
+            let f = self.frames.last_mut().expect("frame");
+            if let Some(b) = f.blocks.pop() {
+                f.stack.truncate(b.depth as usize);
+                f.exc_stack.truncate(b.exc_depth as usize);
+                f.stack.push(e.clone());
+                f.exc_stack.push(e);
+                f.ip = b.handler as usize;
+                self.charge(cost::HANDLER)?;
+                return Ok(None);
+            }
+            // leave frame
+            let f = self.frames.pop().expect("frame");
+            let line = f.code.lines.get(f.ip.saturating_sub(1)).copied().unwrap_or(0);
+            if let Value::Instance(i) = &e {
+                if let Some(st) = &i.exc {
+                    st.borrow_mut().traceback.push(format!(
+                        "File \"{}\", line {}, in {}",
+                        f.code.filename, line, f.code.name
+                    ));
+                }
+            }
+            drop(f);
+            if self.frames.len() <= base {
+                return Err(Flow::Exc(e));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn fr(&mut self) -> &mut Frame {
+        // SAFETY-free: frames is never empty inside run_inner.
+        let n = self.frames.len();
+        &mut self.frames[n - 1]
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) -> Value {
+        self.fr().stack.pop().unwrap_or_default()
+    }
+    #[inline(always)]
+    fn push(&mut self, v: Value) {
+        self.fr().stack.push(v);
+    }
+    #[inline(always)]
+    fn top(&mut self) -> &mut Value {
+        let f = self.fr();
+        let n = f.stack.len();
+        &mut f.stack[n - 1]
+    }
+
+    fn run_inner(&mut self, base: usize) -> PyResult<RunExit> {
+        loop {
+            let (instr, _) = {
+                let f = self.fr();
+                let i = f.code.instrs[f.ip];
+                f.ip += 1;
+                (i, ())
+            };
+            let c = cost::instr_cost(&instr);
+            if c > self.meter.left {
+                self.meter.left = 0;
+                return Err(Flow::Abort(Abort::OutOfCycles));
+            }
+            self.meter.left -= c;
+            match instr {
+                Instr::Nop | Instr::GenStart => {}
+                Instr::LoadConst(k) => {
+                    let f = self.fr();
+                    let v = f.code.consts[k as usize].clone();
+                    f.stack.push(v);
+                }
+                Instr::LoadFast(i) => {
+                    let f = self.fr();
+                    match &f.locals[i as usize] {
+                        Some(v) => {
+                            let v = v.clone();
+                            f.stack.push(v);
+                        }
+                        None => {
+                            let n = f.code.varnames[i as usize].clone();
+                            return Err(self.exc(
+                                "UnboundLocalError",
+                                format!("local variable '{n}' referenced before assignment"),
+                            ));
+                        }
+                    }
+                }
+                Instr::StoreFast(i) => {
+                    let f = self.fr();
+                    let v = f.stack.pop();
+                    f.locals[i as usize] = v;
+                }
+                Instr::DeleteFast(i) => {
+                    let f = self.fr();
+                    if f.locals[i as usize].take().is_none() {
+                        let n = f.code.varnames[i as usize].clone();
+                        return Err(self.exc(
+                            "UnboundLocalError",
+                            format!("local variable '{n}' referenced before assignment"),
+                        ));
+                    }
+                }
+                Instr::LoadDeref(i) => {
+                    let f = self.fr();
+                    let v = f.cells[i as usize].v.borrow().clone();
+                    match v {
+                        Some(v) => f.stack.push(v),
+                        None => {
+                            let n = f.code.cellnames[i as usize].clone();
+                            return Err(self.exc(
+                                "NameError",
+                                format!("free variable '{n}' referenced before assignment in enclosing scope"),
+                            ));
+                        }
+                    }
+                }
+                Instr::StoreDeref(i) => {
+                    let f = self.fr();
+                    let v = f.stack.pop();
+                    let old = f.cells[i as usize].v.replace(v);
+                    drop(old);
+                }
+                Instr::LoadCell(i) => {
+                    let f = self.fr();
+                    let c = f.cells[i as usize].clone();
+                    f.stack.push(Value::Cell(c));
+                }
+                Instr::LoadGlobal(i) => {
+                    let v = self.load_global(i)?;
+                    self.push(v);
+                }
+                Instr::StoreGlobal(i) => {
+                    let f = self.fr();
+                    let v = f.stack.pop().unwrap_or_default();
+                    let name = f.code.names[i as usize].clone();
+                    let g = f.globals.clone();
+                    let old = {
+                        let mut d = g.dict.borrow_mut();
+                        let h = crate::dict::str_hash(&name);
+                        match d.find(h, &mut |k| matches!(k, Value::Str(s) if *s.s == *name)) {
+                            Some(slot) => d.slot_value_mut(slot).map(|x| std::mem::replace(x, v)),
+                            None => {
+                                d.push(h, Value::str(&*name), v);
+                                None
+                            }
+                        }
+                    };
+                    drop(old);
+                }
+                Instr::DeleteGlobal(i) => {
+                    let f = self.fr();
+                    let name = f.code.names[i as usize].clone();
+                    let g = f.globals.clone();
+                    let r = g.dict.borrow_mut().del_str(&name);
+                    if r.is_none() {
+                        return Err(self.exc("NameError", format!("name '{name}' is not defined")));
+                    }
+                }
+                Instr::LoadName(i) => {
+                    let f = self.fr();
+                    let name = f.code.names[i as usize].clone();
+                    let v = f.ns.as_ref().and_then(|ns| ns.d.borrow().get_str(&name).cloned());
+                    match v {
+                        Some(v) => self.push(v),
+                        None => {
+                            let v = self.load_global(i)?;
+                            self.push(v);
+                        }
+                    }
+                }
+                Instr::StoreName(i) => {
+                    let f = self.fr();
+                    let v = f.stack.pop().unwrap_or_default();
+                    let name = f.code.names[i as usize].clone();
+                    match &f.ns {
+                        Some(ns) => {
+                            let ns = ns.clone();
+                            let old = {
+                                let mut d = ns.d.borrow_mut();
+                                let o = d.get_str(&name).cloned();
+                                d.set_str(Rc::new(PyStr::new(&*name)), v);
+                                o
+                            };
+                            drop(old);
+                        }
+                        None => {
+                            let g = f.globals.clone();
+                            g.dict.borrow_mut().set_str(Rc::new(PyStr::new(&*name)), v);
+                        }
+                    }
+                }
+                Instr::DeleteName(i) => {
+                    let f = self.fr();
+                    let name = f.code.names[i as usize].clone();
+                    let ns = f.ns.clone();
+                    let r = match ns {
+                        Some(ns) => ns.d.borrow_mut().del_str(&name),
+                        None => f.globals.clone().dict.borrow_mut().del_str(&name),
+                    };
+                    if r.is_none() {
+                        return Err(self.exc("NameError", format!("name '{name}' is not defined")));
+                    }
+                }
+                Instr::LoadLocalsDict => {
+                    let f = self.fr();
+                    let v = match &f.ns {
+                        Some(ns) => Value::Dict(ns.clone()),
+                        None => Value::None,
+                    };
+                    f.stack.push(v);
+                }
+                Instr::SetupAnnotations => {}
+                Instr::LoadAttr(i) => {
+                    let name = self.fr().code.names[i as usize].clone();
+                    let obj = self.pop();
+                    let v = self.get_attr(&obj, &name)?;
+                    self.push(v);
+                }
+                Instr::StoreAttr(i) => {
+                    let name = self.fr().code.names[i as usize].clone();
+                    let obj = self.pop();
+                    let v = self.pop();
+                    self.set_attr(&obj, &name, v)?;
+                }
+                Instr::DeleteAttr(i) => {
+                    let name = self.fr().code.names[i as usize].clone();
+                    let obj = self.pop();
+                    self.del_attr(&obj, &name)?;
+                }
+                Instr::Subscr => {
+                    let k = self.pop();
+                    let o = self.pop();
+                    let v = self.getitem(&o, &k)?;
+                    self.push(v);
+                }
+                Instr::StoreSubscr => {
+                    let k = self.pop();
+                    let o = self.pop();
+                    let v = self.pop();
+                    self.setitem(&o, k, v)?;
+                }
+                Instr::DeleteSubscr => {
+                    let k = self.pop();
+                    let o = self.pop();
+                    self.delitem(&o, &k)?;
+                }
+                Instr::BinaryOp(op) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match (&a, &b) {
+                        (Value::Int(x), Value::Int(y)) => match op {
+                            crate::bytecode::BinOp::Add => x.checked_add(*y).map(Value::Int),
+                            crate::bytecode::BinOp::Sub => x.checked_sub(*y).map(Value::Int),
+                            crate::bytecode::BinOp::Mul => x.checked_mul(*y).map(Value::Int),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let r = match r {
+                        Some(r) => r,
+                        None => self.binary_op(&a, &b, op, false)?,
+                    };
+                    self.push(r);
+                }
+                Instr::InplaceOp(op) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match (&a, &b, op) {
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => x.checked_add(*y).map(Value::Int),
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => x.checked_sub(*y).map(Value::Int),
+                        _ => None,
+                    };
+                    let r = match r {
+                        Some(r) => r,
+                        None => self.binary_op(&a, &b, op, true)?,
+                    };
+                    self.push(r);
+                }
+                Instr::Unary(op) => {
+                    let a = self.pop();
+                    let r = self.unary_op(&a, op)?;
+                    self.push(r);
+                }
+                Instr::Not => {
+                    let a = self.pop();
+                    let t = self.truthy(&a)?;
+                    self.push(Value::Bool(!t));
+                }
+                Instr::Compare(op) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = match (&a, &b) {
+                        (Value::Int(x), Value::Int(y)) => match op {
+                            crate::bytecode::CmpOp::Lt => Some(x < y),
+                            crate::bytecode::CmpOp::Le => Some(x <= y),
+                            crate::bytecode::CmpOp::Gt => Some(x > y),
+                            crate::bytecode::CmpOp::Ge => Some(x >= y),
+                            crate::bytecode::CmpOp::Eq => Some(x == y),
+                            crate::bytecode::CmpOp::Ne => Some(x != y),
+                            _ => None,
+                        },
+                        _ => None,
+                    };
+                    let r = match r {
+                        Some(b) => Value::Bool(b),
+                        None => self.compare(&a, &b, op)?,
+                    };
+                    self.push(r);
+                }
+                Instr::Jump(t) => self.fr().ip = t as usize,
+                Instr::PopJumpIfFalse(t) => {
+                    let v = self.pop();
+                    let b = match v {
+                        Value::Bool(b) => b,
+                        v => self.truthy(&v)?,
+                    };
+                    if !b {
+                        self.fr().ip = t as usize;
+                    }
+                }
+                Instr::PopJumpIfTrue(t) => {
+                    let v = self.pop();
+                    let b = match v {
+                        Value::Bool(b) => b,
+                        v => self.truthy(&v)?,
+                    };
+                    if b {
+                        self.fr().ip = t as usize;
+                    }
+                }
+                Instr::JumpIfFalseOrPop(t) => {
+                    let v = self.top().clone();
+                    if !self.truthy(&v)? {
+                        self.fr().ip = t as usize;
+                    } else {
+                        self.pop();
+                    }
+                }
+                Instr::JumpIfTrueOrPop(t) => {
+                    let v = self.top().clone();
+                    if self.truthy(&v)? {
+                        self.fr().ip = t as usize;
+                    } else {
+                        self.pop();
+                    }
+                }
+                Instr::Pop => {
+                    self.pop();
+                }
+                Instr::Dup => {
+                    let v = self.top().clone();
+                    self.push(v);
+                }
+                Instr::Dup2 => {
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    let a = f.stack[n - 2].clone();
+                    let b = f.stack[n - 1].clone();
+                    f.stack.push(a);
+                    f.stack.push(b);
+                }
+                Instr::CopyN(k) => {
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    let v = f.stack[n - 1 - k as usize].clone();
+                    f.stack.push(v);
+                }
+                Instr::Rot2 => {
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    f.stack.swap(n - 1, n - 2);
+                }
+                Instr::Rot3 => {
+                    let f = self.fr();
+                    let v = f.stack.pop().unwrap_or_default();
+                    let n = f.stack.len();
+                    f.stack.insert(n - 2, v);
+                }
+                Instr::Rot4 => {
+                    let f = self.fr();
+                    let v = f.stack.pop().unwrap_or_default();
+                    let n = f.stack.len();
+                    f.stack.insert(n - 3, v);
+                }
+                Instr::GetIter => {
+                    let v = self.pop();
+                    let it = self.get_iter(&v)?;
+                    self.push(it);
+                }
+                Instr::ForIter(t) => {
+                    let it = self.top().clone();
+                    match self.next_fast(&it)? {
+                        Some(v) => self.push(v),
+                        None => {
+                            self.pop();
+                            self.fr().ip = t as usize;
+                        }
+                    }
+                }
+                Instr::BuildList(n) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    let v: Vec<Value> = f.stack.split_off(at);
+                    self.push(Value::list(v));
+                }
+                Instr::BuildTuple(n) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    let v: Vec<Value> = f.stack.split_off(at);
+                    self.push(Value::tuple(v));
+                }
+                Instr::BuildSet(n) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    let v: Vec<Value> = f.stack.split_off(at);
+                    let s = self.new_set(v)?;
+                    self.push(s);
+                }
+                Instr::BuildMap(n) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - 2 * n as usize;
+                    let v: Vec<Value> = f.stack.split_off(at);
+                    let mut d = Dict::new();
+                    let mut it = v.into_iter();
+                    while let (Some(k), Some(val)) = (it.next(), it.next()) {
+                        self.dict_set(&mut d, k, val)?;
+                    }
+                    self.push(Value::dict(d));
+                }
+                Instr::BuildString(n) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    let v: Vec<Value> = f.stack.split_off(at);
+                    let mut s = String::new();
+                    for x in &v {
+                        if let Value::Str(p) = x {
+                            s.push_str(&p.s);
+                        }
+                    }
+                    self.charge(s.len() as u64 * cost::PER_CHAR / 4)?;
+                    self.push(Value::str(s));
+                }
+                Instr::BuildSlice(n) => {
+                    let step = if n == 3 { self.pop() } else { Value::None };
+                    let stop = self.pop();
+                    let start = self.pop();
+                    self.push(Value::Slice(Rc::new(PySlice { start, stop, step })));
+                }
+                Instr::ListAppend(n) => {
+                    let v = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    if let Value::List(l) = &f.stack[at] {
+                        let l = l.clone();
+                        self.list_push(&l, v)?;
+                    }
+                }
+                Instr::SetAdd(n) => {
+                    let v = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    if let Value::Set(s) = &f.stack[at] {
+                        let s = s.clone();
+                        self.set_add(&s, v)?;
+                    }
+                }
+                Instr::MapAdd(n) => {
+                    let v = self.pop();
+                    let k = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    if let Value::Dict(d) = &f.stack[at] {
+                        let d = d.clone();
+                        self.dict_setitem(&d, k, v)?;
+                    }
+                }
+                Instr::ListExtend(n) => {
+                    let v = self.pop();
+                    let items = self.collect(&v)?;
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    if let Value::List(l) = &f.stack[at] {
+                        let l = l.clone();
+                        for x in items {
+                            self.list_push(&l, x)?;
+                        }
+                    }
+                }
+                Instr::SetUpdate(n) => {
+                    let v = self.pop();
+                    let items = self.collect(&v)?;
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    if let Value::Set(s) = &f.stack[at] {
+                        let s = s.clone();
+                        for x in items {
+                            self.set_add(&s, x)?;
+                        }
+                    }
+                }
+                Instr::DictUpdate(n) | Instr::DictMerge(n) => {
+                    let v = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - n as usize;
+                    let target = f.stack[at].clone();
+                    if let Value::Dict(d) = &target {
+                        let pairs = self.mapping_items(&v)?;
+                        for (k, val) in pairs {
+                            if matches!(instr, Instr::DictMerge(_)) {
+                                let exists = self.dict_get(d, &k)?.is_some();
+                                if exists {
+                                    let ks = self.to_str(&k)?;
+                                    return Err(self.type_err(format!("got multiple values for keyword argument '{ks}'")));
+                                }
+                            }
+                            self.dict_setitem(d, k, val)?;
+                        }
+                    }
+                }
+                Instr::ListToTuple => {
+                    let v = self.pop();
+                    let t = match v {
+                        Value::List(l) => Value::tuple(std::mem::take(&mut *l.v.borrow_mut())),
+                        other => other,
+                    };
+                    self.push(t);
+                }
+                Instr::UnpackSequence(n) => {
+                    let v = self.pop();
+                    let items = match &v {
+                        Value::Tuple(t) if t.v.len() == n as usize => t.v.to_vec(),
+                        Value::List(l) if l.v.borrow().len() == n as usize => l.v.borrow().clone(),
+                        _ => self.collect_limited(&v, n as usize + 1)?,
+                    };
+                    if items.len() != n as usize {
+                        if items.len() < n as usize {
+                            return Err(self.exc(
+                                "ValueError",
+                                format!("not enough values to unpack (expected {}, got {})", n, items.len()),
+                            ));
+                        }
+                        return Err(self.exc("ValueError", format!("too many values to unpack (expected {n})")));
+                    }
+                    let f = self.fr();
+                    f.stack.extend(items.into_iter().rev());
+                }
+                Instr::UnpackEx(before, after) => {
+                    let v = self.pop();
+                    let mut items = self.collect(&v)?;
+                    let (b, a) = (before as usize, after as usize);
+                    if items.len() < b + a {
+                        return Err(self.exc(
+                            "ValueError",
+                            format!("not enough values to unpack (expected at least {}, got {})", b + a, items.len()),
+                        ));
+                    }
+                    let tail = items.split_off(items.len() - a);
+                    let mid = items.split_off(b);
+                    let f = self.fr();
+                    for x in tail.into_iter().rev() {
+                        f.stack.push(x);
+                    }
+                    f.stack.push(Value::list(mid));
+                    let f = self.fr();
+                    for x in items.into_iter().rev() {
+                        f.stack.push(x);
+                    }
+                }
+                Instr::Call(argc) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - argc as usize;
+                    let callee_at = at - 1;
+                    if let Value::Function(func) = &f.stack[callee_at] {
+                        let func = func.clone();
+                        let code = &func.code;
+                        if code.kind != CodeKind::Generator
+                            && !code.varargs
+                            && !code.varkw
+                            && code.kwonlycount == 0
+                            && code.argcount == argc
+                        {
+                            let nlocals = code.varnames.len();
+                            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+                            locals.extend(f.stack.drain(at..).map(Some));
+                            f.stack.pop();
+                            locals.resize(nlocals, None);
+                            let frame = self.frame_for(&func, locals);
+                            self.push_frame(frame)?;
+                            continue;
+                        }
+                    }
+                    let args: Vec<Value> = f.stack.split_off(at);
+                    let callee = f.stack.pop().unwrap_or_default();
+                    if let Some(()) = self.call_push(&callee, args, Vec::new())? {
+                        continue;
+                    }
+                }
+                Instr::CallKw(argc) => {
+                    let names = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - argc as usize;
+                    let mut args: Vec<Value> = f.stack.split_off(at);
+                    let callee = f.stack.pop().unwrap_or_default();
+                    let kwargs = self.split_kwargs(&mut args, &names);
+                    if let Some(()) = self.call_push(&callee, args, kwargs)? {
+                        continue;
+                    }
+                }
+                Instr::CallEx => {
+                    let kw = self.pop();
+                    let args = self.pop();
+                    let callee = self.pop();
+                    let args = match args {
+                        Value::Tuple(t) => t.v.to_vec(),
+                        other => self.collect(&other)?,
+                    };
+                    let mut kwargs = Vec::new();
+                    if let Value::Dict(d) = &kw {
+                        for e in d.d.borrow().iter() {
+                            match &e.key {
+                                Value::Str(s) => kwargs.push((Rc::from(&*s.s), e.value.clone())),
+                                _ => return Err(self.type_err("keywords must be strings")),
+                            }
+                        }
+                    }
+                    if let Some(()) = self.call_push(&callee, args, kwargs)? {
+                        continue;
+                    }
+                }
+                Instr::CallMethod(ni, argc) => {
+                    let f = self.fr();
+                    let at = f.stack.len() - argc as usize;
+                    let args: Vec<Value> = f.stack.split_off(at);
+                    let recv = f.stack.pop().unwrap_or_default();
+                    let name = f.code.names[ni as usize].clone();
+                    if let Some(()) = self.call_method_push(recv, &name, args, Vec::new())? {
+                        continue;
+                    }
+                }
+                Instr::CallMethodKw(ni, argc) => {
+                    let names = self.pop();
+                    let f = self.fr();
+                    let at = f.stack.len() - argc as usize;
+                    let mut args: Vec<Value> = f.stack.split_off(at);
+                    let recv = f.stack.pop().unwrap_or_default();
+                    let name = f.code.names[ni as usize].clone();
+                    let kwargs = self.split_kwargs(&mut args, &names);
+                    if let Some(()) = self.call_method_push(recv, &name, args, kwargs)? {
+                        continue;
+                    }
+                }
+                Instr::LoadSuper => {
+                    let f = self.fr();
+                    let cls = f.func.as_ref().and_then(|fu| fu.class.borrow().clone());
+                    let first = if let Some(v) = f.locals.first().and_then(|v| v.clone()) {
+                        Some(v)
+                    } else {
+                        f.code.cell_params.iter().find(|(_, li)| *li == 0).and_then(|(ci, _)| f.cells[*ci as usize].v.borrow().clone())
+                    };
+                    match (cls, first) {
+                        (Some(cls), Some(obj)) => self.push(Value::Wrapper(Rc::new(Wrapper::Super { cls, obj }))),
+                        _ => return Err(self.exc("RuntimeError", "super(): no arguments")),
+                    }
+                }
+                Instr::MakeFunction(k, flags) => {
+                    let code = match &self.fr().code.consts[k as usize] {
+                        Value::Code(c) => c.clone(),
+                        _ => return Err(self.exc("SystemError", "bad code constant")),
+                    };
+                    let closure: Vec<Rc<PyCell>> = if flags & 4 != 0 {
+                        match self.pop() {
+                            Value::Tuple(t) => t
+                                .v
+                                .iter()
+                                .filter_map(|c| if let Value::Cell(c) = c { Some(c.clone()) } else { None })
+                                .collect(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let kwdefaults: Vec<(Rc<str>, Value)> = if flags & 2 != 0 {
+                        match self.pop() {
+                            Value::Dict(d) => d
+                                .d
+                                .borrow()
+                                .iter()
+                                .map(|e| {
+                                    let k: Rc<str> = match &e.key {
+                                        Value::Str(s) => Rc::from(&*s.s),
+                                        _ => Rc::from(""),
+                                    };
+                                    (k, e.value.clone())
+                                })
+                                .collect(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let defaults = if flags & 1 != 0 {
+                        match self.pop() {
+                            Value::Tuple(t) => t.v.to_vec(),
+                            _ => Vec::new(),
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    let globals = self.fr().globals.clone();
+                    let name = code.name.clone();
+                    let func = Rc::new(Function {
+                        code,
+                        globals,
+                        defaults,
+                        kwdefaults,
+                        closure,
+                        class: RefCell::new(None),
+                        dict: RefCell::new(None),
+                        name: RefCell::new(name),
+                        id: self.new_id(),
+                    });
+                    heap::register(Tracked::Function(Rc::downgrade(&func)));
+                    self.push(Value::Function(func));
+                }
+                Instr::BuildClass(flags) => {
+                    let kw = if flags & 1 != 0 { Some(self.pop()) } else { None };
+                    let bases = self.pop();
+                    let qualname = self.pop();
+                    let body = self.pop();
+                    let c = self.build_class(body, qualname, bases, kw)?;
+                    self.push(c);
+                }
+                Instr::ReturnValue => {
+                    let v = self.pop();
+                    let f = self.frames.pop().expect("frame");
+                    drop(f);
+                    if self.frames.len() <= base {
+                        return Ok(RunExit::Return(v));
+                    }
+                    self.push(v);
+                }
+                Instr::Yield => {
+                    let v = self.pop();
+                    let f = self.frames.pop().expect("frame");
+                    self.yielded = Some(Box::new(f));
+                    return Ok(RunExit::Yield(v));
+                }
+                Instr::YieldFrom => {
+                    let sent = self.pop();
+                    let sub = self.top().clone();
+                    let step = match &sub {
+                        Value::Generator(g) => {
+                            let g = g.clone();
+                            self.gen_resume(&g, sent, None)?
+                        }
+                        other => {
+                            if !sent.is_none() {
+                                let m = self.get_attr(other, "send")?;
+                                match self.call(&m, vec![sent], vec![]) {
+                                    Ok(v) => GenStep::Yielded(v),
+                                    Err(Flow::Exc(e)) if self.isinstance_name(&e, "StopIteration") => {
+                                        GenStep::Returned(self.stop_value(&e))
+                                    }
+                                    Err(e) => return Err(e),
+                                }
+                            } else {
+                                match self.next(other)? {
+                                    Some(v) => GenStep::Yielded(v),
+                                    None => GenStep::Returned(Value::None),
+                                }
+                            }
+                        }
+                    };
+                    match step {
+                        GenStep::Yielded(v) => {
+                            let f = self.fr();
+                            f.ip -= 1;
+                            let f = self.frames.pop().expect("frame");
+                            self.yielded = Some(Box::new(f));
+                            return Ok(RunExit::Yield(v));
+                        }
+                        GenStep::Returned(r) => {
+                            self.pop();
+                            self.push(r);
+                        }
+                    }
+                }
+                Instr::SetupExcept(t) => {
+                    let f = self.fr();
+                    let b = Block { handler: t, depth: f.stack.len() as u32, exc_depth: f.exc_stack.len() as u32 };
+                    f.blocks.push(b);
+                }
+                Instr::PopBlock => {
+                    self.fr().blocks.pop();
+                }
+                Instr::Raise(n) => {
+                    let e = match n {
+                        0 => match self.current_handled() {
+                            Some(e) => return Err(Flow::Exc(e)),
+                            None => return Err(self.exc("RuntimeError", "No active exception to reraise")),
+                        },
+                        1 => {
+                            let v = self.pop();
+                            self.make_raisable(v)?
+                        }
+                        _ => {
+                            let cause = self.pop();
+                            let v = self.pop();
+                            let e = self.make_raisable(v)?;
+                            let cause = if cause.is_none() { None } else { Some(self.make_raisable(cause)?) };
+                            if let Value::Instance(i) = &e {
+                                if let Some(st) = &i.exc {
+                                    let mut st = st.borrow_mut();
+                                    st.cause = cause;
+                                    st.suppress_context = true;
+                                }
+                            }
+                            e
+                        }
+                    };
+                    if let Value::Instance(i) = &e {
+                        if let Some(st) = &i.exc {
+                            if let Some(ctx) = self.current_handled() {
+                                let same = matches!(&ctx, Value::Instance(c) if Rc::ptr_eq(c, i));
+                                if !same {
+                                    st.borrow_mut().context = Some(ctx);
+                                }
+                            }
+                        }
+                    }
+                    return Err(Flow::Exc(e));
+                }
+                Instr::Reraise => {
+                    let e = self.pop();
+                    self.fr().exc_stack.pop();
+                    return Err(Flow::Exc(e));
+                }
+                Instr::PopExcept => {
+                    self.fr().exc_stack.pop();
+                }
+                Instr::JumpIfNotExcMatch(t) => {
+                    let cls = self.pop();
+                    let e = self.top().clone();
+                    if !self.exc_matches(&e, &cls)? {
+                        self.fr().ip = t as usize;
+                    }
+                }
+                Instr::WithEnter => {
+                    let mgr = self.pop();
+                    let exit = match self.lookup_special(&mgr, "__exit__") {
+                        Some(x) => x,
+                        None => {
+                            if self.lookup_special(&mgr, "__enter__").is_none() {
+                                return Err(self.type_err(format!(
+                                    "'{}' object does not support the context manager protocol",
+                                    self.type_name(&mgr)
+                                )));
+                            }
+                            return Err(self.exc("AttributeError", "__exit__"));
+                        }
+                    };
+                    let enter = match self.lookup_special(&mgr, "__enter__") {
+                        Some(x) => x,
+                        None => return Err(self.exc("AttributeError", "__enter__")),
+                    };
+                    let exit_bound = Value::BoundMethod(Rc::new(BoundMethod { recv: mgr.clone(), func: exit }));
+                    self.push(exit_bound);
+                    let r = self.call(&enter, vec![mgr], vec![])?;
+                    self.push(r);
+                }
+                Instr::WithExit => {
+                    let e = self.pop();
+                    let exit = self.pop();
+                    if e.is_none() {
+                        self.call(&exit, vec![Value::None, Value::None, Value::None], vec![])?;
+                    } else {
+                        let ty = Value::Class(self.class_of(&e));
+                        let r = self.call(&exit, vec![ty, e.clone(), Value::None], vec![])?;
+                        if self.truthy(&r)? {
+                            self.fr().exc_stack.pop();
+                        } else {
+                            self.fr().exc_stack.pop();
+                            return Err(Flow::Exc(e));
+                        }
+                    }
+                }
+                Instr::FormatValue(flags) => {
+                    let spec = if flags & 4 != 0 { Some(self.pop()) } else { None };
+                    let v = self.pop();
+                    let v = match flags & 3 {
+                        1 => Value::str(self.to_str(&v)?),
+                        2 => Value::str(self.repr(&v)?),
+                        3 => Value::str(crate::ops::ascii_of(&self.repr(&v)?)),
+                        _ => v,
+                    };
+                    let s = match (&v, &spec) {
+                        (Value::Str(_), None) => v,
+                        _ => {
+                            let spec_s = match &spec {
+                                Some(Value::Str(s)) => s.s.to_string(),
+                                _ => String::new(),
+                            };
+                            Value::str(self.format(&v, &spec_s)?)
+                        }
+                    };
+                    self.push(s);
+                }
+                Instr::Import(k) => {
+                    let name = match &self.fr().code.consts[k as usize] {
+                        Value::Str(s) => s.s.to_string(),
+                        _ => String::new(),
+                    };
+                    let m = self.import(&name)?;
+                    self.push(m);
+                }
+                Instr::ImportFrom(i) => {
+                    let name = self.fr().code.names[i as usize].clone();
+                    let m = self.top().clone();
+                    let v = match self.get_attr(&m, &name) {
+                        Ok(v) => v,
+                        Err(Flow::Exc(_)) => {
+                            let mn = match &m {
+                                Value::Module(m) => m.name.to_string(),
+                                _ => String::new(),
+                            };
+                            return Err(self.exc("ImportError", format!("cannot import name '{name}' from '{mn}'")));
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    self.push(v);
+                }
+                Instr::ImportStar => {
+                    let m = self.pop();
+                    if let Value::Module(m) = m {
+                        let items: Vec<(Value, Value)> =
+                            m.dict.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect();
+                        let g = self.fr().globals.clone();
+                        for (k, v) in items {
+                            if let Value::Str(s) = k {
+                                if !s.s.starts_with('_') {
+                                    g.dict.borrow_mut().set_str(s, v);
+                                }
+                            }
+                        }
+                    }
+                }
+                Instr::MatchClass(npos) => {
+                    let names = self.pop();
+                    let cls = self.pop();
+                    let subj = self.pop();
+                    let r = self.match_class(&subj, &cls, npos as usize, &names)?;
+                    self.push(r);
+                }
+                Instr::MatchMapping => {
+                    let v = self.top().clone();
+                    let is = matches!(v, Value::Dict(_));
+                    self.push(Value::Bool(is));
+                }
+                Instr::MatchSequence(_) => {
+                    let v = self.pop();
+                    let is = matches!(v, Value::List(_) | Value::Tuple(_) | Value::Range(_));
+                    self.push(Value::Bool(is));
+                }
+                Instr::MatchKeys => {
+                    let keys = self.pop();
+                    let subj = self.top().clone();
+                    let mut vals = Vec::new();
+                    let mut ok = true;
+                    if let (Value::Tuple(ks), Value::Dict(d)) = (&keys, &subj) {
+                        for k in ks.v.iter() {
+                            match self.dict_get(d, k)? {
+                                Some(v) => vals.push(v),
+                                None => {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                        }
+                    } else {
+                        ok = false;
+                    }
+                    self.push(if ok { Value::tuple(vals) } else { Value::None });
+                }
+                Instr::GetLen => {
+                    let v = self.pop();
+                    let n = self.len(&v)?;
+                    self.push(Value::Int(n as i64));
+                }
+            }
+        }
+    }
+
+    fn split_kwargs(&self, args: &mut Vec<Value>, names: &Value) -> Vec<(Rc<str>, Value)> {
+        let Value::Tuple(t) = names else { return Vec::new() };
+        let nk = t.v.len();
+        let vals = args.split_off(args.len() - nk);
+        t.v.iter()
+            .zip(vals)
+            .map(|(k, v)| {
+                let k: Rc<str> = match k {
+                    Value::Str(s) => Rc::from(&*s.s),
+                    _ => Rc::from(""),
+                };
+                (k, v)
+            })
+            .collect()
+    }
+
+    /// Call `callee`; Python functions get a frame pushed (returns Some(()) so the loop continues
+    /// in the new frame); other callables run natively and their result is pushed.
+    fn call_push(&mut self, callee: &Value, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Option<()>> {
+        match callee {
+            Value::Function(func) if func.code.kind != CodeKind::Generator => {
+                let func = func.clone();
+                let locals = self.bind_args(&func, args, kwargs)?;
+                let frame = self.frame_for(&func, locals);
+                self.push_frame(frame)?;
+                Ok(Some(()))
+            }
+            Value::BoundMethod(b) if matches!(&b.func, Value::Function(f) if f.code.kind != CodeKind::Generator) => {
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(b.recv.clone());
+                a.extend(args);
+                let f = b.func.clone();
+                self.call_push(&f, a, kwargs)
+            }
+            _ => {
+                let r = self.call(callee, args, kwargs)?;
+                self.push(r);
+                Ok(None)
+            }
+        }
+    }
+
+    fn call_method_push(
+        &mut self,
+        recv: Value,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Option<()>> {
+        if let Value::Instance(inst) = &recv {
+            let cls = inst.class.borrow().clone();
+            let in_dict = !inst.dict.borrow().is_empty() && inst.dict.borrow().get_str(name).is_some();
+            if !in_dict {
+                if let Some(Value::Function(f)) = self.class_lookup(&cls, name) {
+                    let mut a = Vec::with_capacity(args.len() + 1);
+                    a.push(recv.clone());
+                    a.extend(args);
+                    return self.call_push(&Value::Function(f), a, kwargs);
+                }
+            }
+        }
+        if crate::methods::is_native_receiver(&recv) {
+            self.charge(cost::CALL)?;
+            let r = crate::methods::call_method(self, &recv, name, args, kwargs)?;
+            self.push(r);
+            return Ok(None);
+        }
+        let m = self.get_attr(&recv, name)?;
+        self.call_push(&m, args, kwargs)
+    }
+
+    fn load_global(&mut self, i: u32) -> PyResult<Value> {
+        let f = self.fr();
+        let name = &f.code.names[i as usize];
+        if let Some(v) = f.globals.dict.borrow().get_str(name) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.builtins.dict.borrow().get_str(name) {
+            return Ok(v.clone());
+        }
+        let name = name.clone();
+        Err(self.exc("NameError", format!("name '{name}' is not defined")))
+    }
+
+    fn make_raisable(&mut self, v: Value) -> PyResult<Value> {
+        match &v {
+            Value::Class(c) if c.kind == TypeKind::Exception => {
+                let c = c.clone();
+                self.instantiate(&c, vec![], vec![])
+            }
+            Value::Instance(i) if i.exc.is_some() => Ok(v),
+            _ => Err(self.type_err("exceptions must derive from BaseException")),
+        }
+    }
+
+    /// Does exception `e` match class (or tuple of classes) `cls`?
+    pub fn exc_matches(&mut self, e: &Value, cls: &Value) -> PyResult<bool> {
+        match cls {
+            Value::Tuple(t) => {
+                for c in t.v.iter() {
+                    if self.exc_matches(e, c)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Value::Class(c) => {
+                let ec = self.class_of(e);
+                Ok(self.is_subclass(&ec, c))
+            }
+            _ => Err(self.type_err("catching classes that do not inherit from BaseException is not allowed")),
+        }
+    }
+
+    /// Is `e` an instance of the built-in exception class `name`?
+    pub fn isinstance_name(&self, e: &Value, name: &str) -> bool {
+        let c = self.exc_class(name);
+        let ec = self.class_of(e);
+        self.is_subclass(&ec, &c)
+    }
+
+    /// The value carried by a StopIteration.
+    pub fn stop_value(&self, e: &Value) -> Value {
+        if let Value::Instance(i) = e {
+            if let Some(Value::Tuple(t)) = &*i.native.borrow() {
+                return t.v.first().cloned().unwrap_or_default();
+            }
+        }
+        Value::None
+    }
+
+    fn build_class(&mut self, body: Value, qualname: Value, bases: Value, kw: Option<Value>) -> PyResult<Value> {
+        let Value::Function(bf) = body else { return Err(self.exc("SystemError", "bad class body")) };
+        let qualname: Rc<str> = match &qualname {
+            Value::Str(s) => Rc::from(&*s.s),
+            _ => Rc::from("?"),
+        };
+        let mut base_list: Vec<Rc<Class>> = Vec::new();
+        if let Value::Tuple(t) = &bases {
+            for b in t.v.iter() {
+                match b {
+                    Value::Class(c) => base_list.push(c.clone()),
+                    _ => return Err(self.type_err("bases must be types")),
+                }
+            }
+        }
+        if let Some(Value::Dict(d)) = &kw {
+            if d.d.borrow().get_str("metaclass").is_some() {
+                return Err(self.type_err("custom metaclasses are not supported in the PVM"));
+            }
+        }
+        let ns = Rc::new(PyDict { d: RefCell::new(Dict::new()) });
+        heap::register(Tracked::Dict(Rc::downgrade(&ns)));
+        let name: Rc<str> = Rc::from(qualname.rsplit('.').next().unwrap_or(&qualname));
+        let modname = bf.globals.name.clone();
+        ns.d.borrow_mut().set_str(Rc::new(PyStr::new("__module__")), Value::str(&*modname));
+        ns.d.borrow_mut().set_str(Rc::new(PyStr::new("__qualname__")), Value::str(&*qualname));
+        let locals = vec![None; bf.code.varnames.len()];
+        let mut frame = self.frame_for(&bf, locals);
+        frame.ns = Some(ns.clone());
+        self.push_frame(frame)?;
+        let base = self.frames.len() - 1;
+        self.run(base)?;
+        let cls = crate::types::make_class(self, name, qualname, base_list, ns)?;
+        Ok(Value::Class(cls))
+    }
+
+    fn match_class(&mut self, subj: &Value, cls: &Value, npos: usize, names: &Value) -> PyResult<Value> {
+        let Value::Class(c) = cls else { return Err(self.type_err("called match pattern must be a class")) };
+        let sc = self.class_of(subj);
+        if !self.is_subclass(&sc, c) {
+            return Ok(Value::None);
+        }
+        let mut out = Vec::new();
+        if npos > 0 {
+            if c.builtin && npos == 1 && c.kind != TypeKind::Exception && c.kind != TypeKind::Object {
+                out.push(subj.clone());
+            } else {
+                let args = match self.class_lookup(c, "__match_args__") {
+                    Some(Value::Tuple(t)) => t.v.to_vec(),
+                    _ => return Err(self.type_err(format!("{}() accepts 0 positional sub-patterns ({} given)", c.name, npos))),
+                };
+                if args.len() < npos {
+                    return Err(self.type_err(format!(
+                        "{}() accepts {} positional sub-patterns ({} given)",
+                        c.name,
+                        args.len(),
+                        npos
+                    )));
+                }
+                for a in args.iter().take(npos) {
+                    let n = self.to_str(a)?;
+                    match self.get_attr(subj, &n) {
+                        Ok(v) => out.push(v),
+                        Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => return Ok(Value::None),
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+        }
+        if let Value::Tuple(t) = names {
+            for n in t.v.iter() {
+                let n = self.to_str(n)?;
+                match self.get_attr(subj, &n) {
+                    Ok(v) => out.push(v),
+                    Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => return Ok(Value::None),
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(Value::tuple(out))
+    }
+
+    /// Run a compiled module as `__main__`.
+    pub fn run_module(&mut self, code: Rc<Code>, name: &str) -> PyResult<Rc<Module>> {
+        let m = Rc::new(Module { name: Rc::from(name), dict: RefCell::new(Dict::new()) });
+        heap::register(Tracked::Module(Rc::downgrade(&m)));
+        m.dict.borrow_mut().set_str(Rc::new(PyStr::new("__name__")), Value::str(name));
+        let frame = Frame {
+            locals: vec![None; code.varnames.len()],
+            code,
+            ip: 0,
+            stack: Vec::with_capacity(16),
+            cells: Vec::new(),
+            globals: m.clone(),
+            ns: None,
+            blocks: Vec::new(),
+            exc_stack: Vec::new(),
+            func: None,
+        };
+        self.push_frame(frame)?;
+        let base = self.frames.len() - 1;
+        self.run(base)?;
+        Ok(m)
+    }
+}
+
+fn unreachable_none() -> Value {
+    Value::None
+}

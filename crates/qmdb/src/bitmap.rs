@@ -1,0 +1,197 @@
+//! The activity bitmap and its Merkle tree.
+//!
+//! Bit `loc` is set iff operation `loc` is the current `Update` of its key. Chunks of 256 bits
+//! are the leaves of a complete binary tree of depth [`bitmap_depth`]`(len)`; leaves past the
+//! last chunk are all-zero chunks. The tree is kept in memory and re-hashed incrementally:
+//! only the paths above chunks changed since the last [`Bitmap::merkleize`] are recomputed.
+
+use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, bitmap_leaf, bitmap_node};
+
+/// Bitmap plus its Merkle tree. Invariant after `merkleize`: `levels[h]` has `2^(depth-h)`
+/// hashes and `levels[depth][0]` is the root over the first `len` bits.
+#[derive(Debug, Clone, Default)]
+pub struct Bitmap {
+    len: u64,
+    chunks: Vec<Chunk>,
+    depth: u32,
+    levels: Vec<Vec<Hash>>,
+    dirty: Vec<u64>,
+}
+
+impl Bitmap {
+    /// Number of bits.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the bitmap has no bits.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Chunk `i` (all zero past the end).
+    pub fn chunk(&self, i: u64) -> Chunk {
+        self.chunks.get(i as usize).copied().unwrap_or([0; 32])
+    }
+
+    /// Number of chunks in use.
+    pub fn chunk_count(&self) -> u64 {
+        self.chunks.len() as u64
+    }
+
+    /// Appends one bit.
+    pub fn push(&mut self, bit: bool) {
+        if self.len.is_multiple_of(CHUNK_BITS) {
+            self.chunks.push([0; 32]);
+            self.dirty.push(self.chunks.len() as u64 - 1);
+        }
+        self.len += 1;
+        if bit {
+            self.set(self.len - 1, true);
+        }
+    }
+
+    /// Bit `loc` (false past the end).
+    pub fn get(&self, loc: u64) -> bool {
+        if loc >= self.len {
+            return false;
+        }
+        let c = &self.chunks[(loc / CHUNK_BITS) as usize];
+        let b = loc % CHUNK_BITS;
+        c[(b / 8) as usize] & (1 << (b % 8)) != 0
+    }
+
+    /// Sets bit `loc < len` to `bit`.
+    pub fn set(&mut self, loc: u64, bit: bool) {
+        debug_assert!(loc < self.len);
+        let ci = loc / CHUNK_BITS;
+        let b = loc % CHUNK_BITS;
+        let byte = &mut self.chunks[ci as usize][(b / 8) as usize];
+        if bit {
+            *byte |= 1 << (b % 8);
+        } else {
+            *byte &= !(1 << (b % 8));
+        }
+        self.dirty.push(ci);
+    }
+
+    /// Recomputes the tree over all changes since the last call.
+    pub fn merkleize(&mut self) {
+        let depth = bitmap_depth(self.len);
+        if self.levels.is_empty() || depth != self.depth {
+            self.depth = depth;
+            self.levels = build_levels(&self.chunks, depth);
+            self.dirty.clear();
+            return;
+        }
+        let mut idx = std::mem::take(&mut self.dirty);
+        idx.sort_unstable();
+        idx.dedup();
+        for &i in &idx {
+            self.levels[0][i as usize] = bitmap_leaf(&self.chunk(i));
+        }
+        for h in 1..=depth as usize {
+            for i in idx.iter_mut() {
+                *i /= 2;
+            }
+            idx.dedup();
+            for &i in &idx {
+                let (l, r) = (self.levels[h - 1][2 * i as usize], self.levels[h - 1][2 * i as usize + 1]);
+                self.levels[h][i as usize] = bitmap_node(&l, &r);
+            }
+        }
+        self.dirty = idx;
+        self.dirty.clear();
+    }
+
+    /// Root of the tree (call [`Bitmap::merkleize`] first).
+    pub fn root(&self) -> Hash {
+        self.levels.last().map(|l| l[0]).unwrap_or_else(|| bitmap_leaf(&[0; 32]))
+    }
+
+    /// Bottom-up sibling path of the chunk holding bit `loc` (call `merkleize` first).
+    pub fn path(&self, loc: u64) -> Vec<Hash> {
+        path_in(&self.levels, loc / CHUNK_BITS)
+    }
+
+    /// Shrinks to `len` bits (used to rebuild a historical view): drops later bits.
+    pub fn truncated_chunks(&self, len: u64) -> Vec<Chunk> {
+        let n = len.div_ceil(CHUNK_BITS) as usize;
+        let mut out: Vec<Chunk> = self.chunks[..n.min(self.chunks.len())].to_vec();
+        out.resize(n, [0; 32]);
+        if !len.is_multiple_of(CHUNK_BITS) {
+            let last = out.last_mut().expect("non-empty");
+            for b in (len % CHUNK_BITS)..CHUNK_BITS {
+                last[(b / 8) as usize] &= !(1 << (b % 8));
+            }
+        }
+        out
+    }
+}
+
+/// Builds every level of the tree of depth `depth` over `chunks`.
+pub fn build_levels(chunks: &[Chunk], depth: u32) -> Vec<Vec<Hash>> {
+    let width = 1usize << depth;
+    let zero = bitmap_leaf(&[0; 32]);
+    let mut level: Vec<Hash> = (0..width).map(|i| chunks.get(i).map(bitmap_leaf).unwrap_or(zero)).collect();
+    let mut levels = Vec::with_capacity(depth as usize + 1);
+    for _ in 0..depth {
+        let next = level.chunks(2).map(|p| bitmap_node(&p[0], &p[1])).collect();
+        levels.push(std::mem::replace(&mut level, next));
+    }
+    levels.push(level);
+    levels
+}
+
+/// Bottom-up sibling path of leaf `chunk` in `levels`.
+pub fn path_in(levels: &[Vec<Hash>], chunk: u64) -> Vec<Hash> {
+    let mut out = Vec::with_capacity(levels.len().saturating_sub(1));
+    let mut i = chunk as usize;
+    for level in &levels[..levels.len().saturating_sub(1)] {
+        out.push(level[i ^ 1]);
+        i /= 2;
+    }
+    out
+}
+
+/// Recomputes the bitmap root from a chunk and its bottom-up path. Pure; used by the verifier.
+pub fn root_from_path(chunk: &Chunk, chunk_index: u64, path: &[Hash]) -> Hash {
+    let mut cur = bitmap_leaf(chunk);
+    for (t, sib) in path.iter().enumerate() {
+        cur = if (chunk_index >> t) & 1 == 1 { bitmap_node(sib, &cur) } else { bitmap_node(&cur, sib) };
+    }
+    cur
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_equals_full_rebuild() {
+        let mut b = Bitmap::default();
+        let mut x = 12345u64;
+        for round in 0..40 {
+            for _ in 0..(round * 37 % 300) {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                b.push(x >> 60 == 0);
+            }
+            for _ in 0..20 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                if !b.is_empty() {
+                    let loc = (x >> 11) % b.len();
+                    b.set(loc, x & 1 == 1);
+                }
+            }
+            b.merkleize();
+            let depth = bitmap_depth(b.len());
+            let fresh = build_levels(&b.truncated_chunks(b.len()), depth);
+            assert_eq!(b.root(), fresh[depth as usize][0]);
+            if !b.is_empty() {
+                let loc = x % b.len();
+                let ci = loc / CHUNK_BITS;
+                assert_eq!(root_from_path(&b.chunk(ci), ci, &b.path(loc)), b.root());
+            }
+        }
+    }
+}

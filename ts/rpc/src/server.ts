@@ -1,0 +1,136 @@
+/**
+ * The RPC server: JSON-RPC 2.0 over HTTP (`POST /`) and WebSocket (`GET /` upgrade) on
+ * fastify. Transport concerns only — body and message size limits, per-client rate
+ * limits, connection bookkeeping; the protocol itself is {@link RpcDispatcher}'s.
+ */
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { RpcDispatcher } from "./dispatcher.ts";
+import { RpcErrorCode } from "./errors.ts";
+import type { RpcConnection } from "./module.ts";
+import { RateLimiter, type RateLimitOptions } from "./rate-limit.ts";
+
+export interface RpcServerOptions {
+  host: string;
+  port: number;
+  /** largest HTTP body / WebSocket message, in bytes */
+  maxRequestBytes: number;
+  rateLimit: Partial<RateLimitOptions>;
+}
+
+export const DEFAULT_RPC_SERVER_OPTIONS: RpcServerOptions = {
+  host: "127.0.0.1",
+  port: 8545,
+  // a 128 KiB transaction is 256 KiB of hex; leave room for batches of them
+  maxRequestBytes: 5 * 1024 * 1024,
+  rateLimit: {},
+};
+
+export interface RpcServerDeps {
+  dispatcher: RpcDispatcher;
+  logger?: { info(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void } | null;
+}
+
+function errorBody(code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+}
+
+export class RpcServer {
+  private readonly app: FastifyInstance;
+  private readonly options: RpcServerOptions;
+  private readonly dispatcher: RpcDispatcher;
+  private readonly limiter: RateLimiter;
+  private nextConnectionId = 1;
+
+  constructor(deps: RpcServerDeps, options: Partial<RpcServerOptions> = {}) {
+    this.options = { ...DEFAULT_RPC_SERVER_OPTIONS, ...options };
+    this.dispatcher = deps.dispatcher;
+    this.limiter = new RateLimiter(this.options.rateLimit);
+    const maxBytes = this.options.maxRequestBytes;
+    const app = Fastify({ logger: false, bodyLimit: maxBytes });
+    this.app = app;
+
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser("*", { parseAs: "string", bodyLimit: maxBytes }, (_req, body, done) =>
+      done(null, body),
+    );
+
+    app.setErrorHandler((err: { statusCode?: number; code?: string }, _req, reply) => {
+      if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
+        reply
+          .code(413)
+          .type("application/json")
+          .send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, `request body exceeds ${maxBytes} bytes`));
+        return;
+      }
+      deps.logger?.error({ err }, "RPC transport error");
+      reply
+        .code(err.statusCode ?? 500)
+        .type("application/json")
+        .send(errorBody(RpcErrorCode.INVALID_REQUEST, "bad request"));
+    });
+
+    app.register(websocket, { options: { maxPayload: maxBytes } });
+    app.register(async (scoped) => {
+      scoped.post("/", async (req, reply) => {
+        const text = typeof req.body === "string" ? req.body : "";
+        const cost = requestCost(text);
+        reply.type("application/json");
+        if (!this.limiter.take(`ip:${req.ip}`, cost)) {
+          return reply.code(429).send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded"));
+        }
+        const answer = await this.dispatcher.handleText(text, { transport: "http", connection: null });
+        return reply.send(answer ?? "");
+      });
+
+      scoped.get("/", { websocket: true }, (socket) => {
+        const closeListeners: Array<() => void> = [];
+        const connection: RpcConnection = {
+          id: this.nextConnectionId++,
+          send: (message) => {
+            if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+          },
+          onClose: (listener) => closeListeners.push(listener),
+        };
+        const client = `ws:${connection.id}`;
+        socket.on("message", async (raw: Buffer) => {
+          const text = raw.toString("utf8");
+          if (!this.limiter.take(client, requestCost(text))) {
+            socket.send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded"));
+            return;
+          }
+          const answer = await this.dispatcher.handleText(text, { transport: "ws", connection });
+          if (answer !== null && socket.readyState === socket.OPEN) socket.send(answer);
+        });
+        socket.on("close", () => {
+          this.limiter.forget(client);
+          for (const listener of closeListeners) listener();
+        });
+      });
+    });
+  }
+
+  /** Starts listening; resolves to the HTTP and WebSocket URLs actually bound. */
+  async start(): Promise<{ http: string; ws: string }> {
+    await this.app.listen({ host: this.options.host, port: this.options.port });
+    const address = this.app.server.address();
+    const port = typeof address === "object" && address !== null ? address.port : this.options.port;
+    return { http: `http://${this.options.host}:${port}/`, ws: `ws://${this.options.host}:${port}/` };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
+
+/** Rate-limit cost of a message: the number of requests in it (a batch costs its length). */
+function requestCost(text: string): number {
+  const trimmed = text.trimStart();
+  if (!trimmed.startsWith("[")) return 1;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  } catch {
+    return 1;
+  }
+}
