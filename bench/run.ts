@@ -8,7 +8,9 @@ import { type Metric, writeSuite } from "./lib/report.ts";
 type Suite = { run: () => Promise<Metric[]> | Metric[] };
 
 /** Registered suites, in the order they run. */
-const SUITES: Record<string, () => Promise<Suite>> = {};
+const SUITES: Record<string, () => Promise<Suite>> = {
+  codec: () => import("./codec/suite.ts"),
+};
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((s) => !(s in SUITES));

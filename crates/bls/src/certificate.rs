@@ -64,6 +64,30 @@ pub fn aggregate_public_keys<'a>(keys: impl IntoIterator<Item = &'a PublicKey>) 
     Ok(sum)
 }
 
+/// [`aggregate_signatures`] as a [`Signature`]; an aggregate that is the point
+/// at infinity (inputs that cancel) is rejected.
+pub fn aggregate<'a>(signatures: impl IntoIterator<Item = &'a Signature>) -> Result<Signature> {
+    let p = aggregate_signatures(signatures)?;
+    if Signature::is_identity(&p) {
+        return Err(Error::InvalidSignatureEncoding(
+            "aggregate is the point at infinity".into(),
+        ));
+    }
+    Ok(Signature::from_point(p))
+}
+
+/// [`aggregate_public_keys`] as a [`PublicKey`]; an aggregate that is the
+/// point at infinity is rejected.
+pub fn aggregate_keys<'a>(keys: impl IntoIterator<Item = &'a PublicKey>) -> Result<PublicKey> {
+    let p = aggregate_public_keys(keys)?;
+    if p == G1::zero() {
+        return Err(Error::InvalidPublicKey(
+            "aggregate is the point at infinity".into(),
+        ));
+    }
+    Ok(PublicKey::from_point(p))
+}
+
 /// Verifies an aggregate signature over one message by the given keys (each
 /// with a verified proof of possession, no duplicates).
 pub fn verify_aggregate_same_message<'a>(
@@ -371,6 +395,22 @@ mod tests {
             &agg,
         )
         .unwrap();
+    }
+
+    #[test]
+    fn aggregate_types() {
+        let sks = keys(3);
+        let sigs: Vec<_> = sks.iter().map(|k| k.sign(b"n", b"m")).collect();
+        let agg = aggregate(&sigs).unwrap();
+        let apk = aggregate_keys(&sks.iter().map(PrivateKey::public_key).collect::<Vec<_>>()).unwrap();
+        apk.verify(b"n", b"m", &agg).unwrap();
+        assert_eq!(aggregate(&[]), Err(Error::Empty("aggregate signatures")));
+        assert!(aggregate_keys(&[]).is_err());
+        let neg = Signature::from_point(-*sigs[0].point());
+        assert!(matches!(
+            aggregate(&[sigs[0].clone(), neg]),
+            Err(Error::InvalidSignatureEncoding(_))
+        ));
     }
 
     #[test]

@@ -115,11 +115,6 @@ impl PrivateKey {
         ))
     }
 
-    /// The commonware secret (crate-internal: threshold and DKG plumbing).
-    pub(crate) const fn inner(&self) -> &Private {
-        &self.0
-    }
-
     /// The commonware scheme key, used as the DKG participant identity signer.
     pub fn to_commonware(&self) -> cbls::PrivateKey {
         cbls::PrivateKey::from(self.0.clone())

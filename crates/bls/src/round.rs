@@ -12,7 +12,7 @@
 use crate::error::{Error, Result};
 use bytes::BufMut;
 use commonware_codec::{
-    Buf, Copying, DecodeExt, EncodeSize, Error as CodecError, Read, Write, varint::UInt,
+    Buf, Copying, DecodeExt, EncodeSize, Error as CodecError, Read, ReadExt, Write, varint::UInt,
 };
 
 /// An absolute consensus round. Views start at 1 in every epoch (view 0 is the

@@ -88,9 +88,19 @@ mod tests {
         let s = a.to_string();
         assert_eq!(s, "0xabababababababababababababababababababab");
         assert_eq!(s.parse::<Address>().unwrap(), a);
-        assert_eq!(s.to_uppercase().replace("0X", "0x").parse::<Address>().unwrap(), a);
+        assert_eq!(
+            s.to_uppercase()
+                .replace("0X", "0x")
+                .parse::<Address>()
+                .unwrap(),
+            a
+        );
         assert!("0xabab".parse::<Address>().is_err());
-        assert!("abababababababababababababababababababab".parse::<Address>().is_err());
+        assert!(
+            "abababababababababababababababababababab"
+                .parse::<Address>()
+                .is_err()
+        );
     }
 
     #[test]

@@ -208,7 +208,8 @@ impl Canonical for Block {
         let mut transactions = Vec::with_capacity(n);
         for i in 0..n {
             transactions.push(
-                Transaction::read_bounded(r).map_err(|e| in_field(e, &format!("transactions[{i}]")))?,
+                Transaction::read_bounded(r)
+                    .map_err(|e| in_field(e, &format!("transactions[{i}]")))?,
             );
         }
         Ok(Self {
@@ -351,7 +352,10 @@ mod tests {
         let mut b = c.encode();
         assert_eq!(Certificate::decode(&b).unwrap(), c);
         b[0] = 3;
-        assert_eq!(Certificate::decode(&b).unwrap_err().code(), "UNKNOWN_VARIANT");
+        assert_eq!(
+            Certificate::decode(&b).unwrap_err().code(),
+            "UNKNOWN_VARIANT"
+        );
     }
 
     #[test]

@@ -200,7 +200,10 @@ impl fmt::Display for CodecError {
                 "{field}: length prefix {declared} exceeds the {remaining} bytes of remaining input"
             ),
             Self::InvalidOptionTag { field, tag } => {
-                write!(f, "{field}: option tag must be 0x00 or 0x01, found {tag:#04x}")
+                write!(
+                    f,
+                    "{field}: option tag must be 0x00 or 0x01, found {tag:#04x}"
+                )
             }
             Self::UnknownCategory { category } => {
                 write!(f, "instruction.category: unknown category {category}")
@@ -225,7 +228,10 @@ impl fmt::Display for CodecError {
                 "{field}: library name must be 1..=64 bytes of [a-z_][a-z0-9_]*"
             ),
             Self::InvalidInterval { field } => {
-                write!(f, "{field}: a timer interval must be at least 1 (use none for one-shot)")
+                write!(
+                    f,
+                    "{field}: a timer interval must be at least 1 (use none for one-shot)"
+                )
             }
             Self::SignersNotAscending { index } => write!(
                 f,

@@ -65,7 +65,7 @@ fn nibble(c: u8) -> Option<u8> {
 /// Decodes hex without prefix; upper and lower case digits are accepted.
 pub fn decode(s: &str) -> Result<Vec<u8>, HexError> {
     let b = s.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(HexError::OddLength);
     }
     let mut out = Vec::with_capacity(b.len() / 2);
@@ -110,7 +110,10 @@ mod tests {
         assert_eq!(decode("zz"), Err(HexError::InvalidChar(0)));
         assert_eq!(
             parse_prefixed_fixed::<2>("0x00"),
-            Err(HexError::WrongLength { expected: 2, found: 1 })
+            Err(HexError::WrongLength {
+                expected: 2,
+                found: 1
+            })
         );
     }
 }

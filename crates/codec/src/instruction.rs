@@ -99,8 +99,7 @@ pub fn is_valid_library_name(s: &str) -> bool {
     !b.is_empty()
         && b.len() <= MAX_LIBRARY_NAME_LEN
         && (b[0].is_ascii_lowercase() || b[0] == b'_')
-        && b
-            .iter()
+        && b.iter()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
 }
 
@@ -511,7 +510,9 @@ mod tests {
             interval: Some(0),
         };
         assert_eq!(
-            Instruction::decode(&zero_interval.encode()).unwrap_err().code(),
+            Instruction::decode(&zero_interval.encode())
+                .unwrap_err()
+                .code(),
             "INVALID_INTERVAL"
         );
 
@@ -548,7 +549,8 @@ mod tests {
             assert_eq!(Instruction::decode(&p.encode()).unwrap_err().code(), code);
         }
 
-        let bad_utf8_handler = h("0102 0000000000000000000000000000000000000000 01 ff 00 0000000000000000");
+        let bad_utf8_handler =
+            h("0102 0000000000000000000000000000000000000000 01 ff 00 0000000000000000");
         assert_eq!(
             Instruction::decode(&bad_utf8_handler).unwrap_err().code(),
             "INVALID_UTF8"

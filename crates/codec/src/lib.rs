@@ -37,5 +37,7 @@ pub use signing::{
     SecretKey, recover_batch, recover_signer, sign, sign_additional, verify, verify_batch,
 };
 pub use source::{canonical_source, canonicalize_source};
-pub use transaction::{AccessListEntry, AdditionalSigner, SignatureBytes, Transaction, ZERO_SIGNATURE};
+pub use transaction::{
+    AccessListEntry, AdditionalSigner, SignatureBytes, Transaction, ZERO_SIGNATURE,
+};
 pub use wire::Canonical;

@@ -213,6 +213,9 @@ mod tests {
         let mut b = r.encode();
         let tag_at = b.len() - 2;
         b[tag_at] = 2;
-        assert_eq!(Receipt::decode(&b).unwrap_err().code(), "INVALID_OPTION_TAG");
+        assert_eq!(
+            Receipt::decode(&b).unwrap_err().code(),
+            "INVALID_OPTION_TAG"
+        );
     }
 }

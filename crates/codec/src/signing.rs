@@ -39,8 +39,9 @@ impl fmt::Debug for SecretKey {
 impl SecretKey {
     /// Parses 32 big-endian bytes; rejects zero and values ≥ n.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SigError> {
-        let arr: [u8; SECRET_KEY_SIZE] = bytes.try_into().map_err(|_| SigError::InvalidSecretKey)?;
-        secp256k1::SecretKey::from_byte_array(arr)
+        let arr: [u8; SECRET_KEY_SIZE] =
+            bytes.try_into().map_err(|_| SigError::InvalidSecretKey)?;
+        secp256k1::SecretKey::from_secret_bytes(arr)
             .map(Self)
             .map_err(|_| SigError::InvalidSecretKey)
     }
@@ -52,7 +53,8 @@ impl SecretKey {
 
     /// Signs a 32-byte prehash: RFC 6979, low-S, returns `r ‖ s ‖ v` with v ∈ {0, 1}.
     pub fn sign_hash(&self, hash: &Hash32) -> SignatureBytes {
-        let sig = RecoverableSignature::sign_ecdsa_recoverable(Message::from_digest(*hash), &self.0);
+        let sig =
+            RecoverableSignature::sign_ecdsa_recoverable(Message::from_digest(*hash), &self.0);
         let (rid, rs) = sig.serialize_compact();
         let mut out = [0u8; 65];
         out[..64].copy_from_slice(&rs);
@@ -244,19 +246,34 @@ mod tests {
 
         let mut bad = good;
         bad[64] = 2;
-        assert_eq!(recover_hash(&h, &bad, "s").unwrap_err().code(), "INVALID_RECOVERY_ID");
+        assert_eq!(
+            recover_hash(&h, &bad, "s").unwrap_err().code(),
+            "INVALID_RECOVERY_ID"
+        );
         bad[64] = 27;
-        assert_eq!(recover_hash(&h, &bad, "s").unwrap_err().code(), "INVALID_RECOVERY_ID");
+        assert_eq!(
+            recover_hash(&h, &bad, "s").unwrap_err().code(),
+            "INVALID_RECOVERY_ID"
+        );
 
         let mut zero_r = good;
         zero_r[..32].fill(0);
-        assert_eq!(recover_hash(&h, &zero_r, "s").unwrap_err().code(), "INVALID_SIGNATURE");
+        assert_eq!(
+            recover_hash(&h, &zero_r, "s").unwrap_err().code(),
+            "INVALID_SIGNATURE"
+        );
         let mut big_r = good;
         big_r[..32].copy_from_slice(&N);
-        assert_eq!(recover_hash(&h, &big_r, "s").unwrap_err().code(), "INVALID_SIGNATURE");
+        assert_eq!(
+            recover_hash(&h, &big_r, "s").unwrap_err().code(),
+            "INVALID_SIGNATURE"
+        );
         let mut zero_s = good;
         zero_s[32..64].fill(0);
-        assert_eq!(recover_hash(&h, &zero_s, "s").unwrap_err().code(), "INVALID_SIGNATURE");
+        assert_eq!(
+            recover_hash(&h, &zero_s, "s").unwrap_err().code(),
+            "INVALID_SIGNATURE"
+        );
 
         // The high-S twin (n - s, flipped v) is a valid ECDSA signature, but rejected.
         let mut high = good;
@@ -285,7 +302,10 @@ mod tests {
     #[test]
     fn par_map_keeps_order() {
         let v: Vec<u32> = (0..1000).collect();
-        assert_eq!(par_map(&v, |x| x * 2), v.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(
+            par_map(&v, |x| x * 2),
+            v.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
         assert_eq!(par_map(&v[..1], |x| *x), vec![0]);
         assert!(par_map(&v[..0], |x| *x).is_empty());
     }

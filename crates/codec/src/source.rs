@@ -1,9 +1,9 @@
 //! Canonical Python source bytes (spec §1.2): UTF-8, NFC, LF line endings, no BOM.
 
 use crate::error::SourceError;
+use unicode_normalization::IsNormalized;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::is_nfc_quick;
-use unicode_normalization::IsNormalized;
 
 const BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
 
@@ -57,7 +57,10 @@ mod tests {
     #[test]
     fn rejects_each_rule_with_its_code() {
         assert_eq!(canonical_source(&[0xff, 0x00]), Err(SourceError::NotUtf8));
-        assert_eq!(canonical_source(b"\xEF\xBB\xBFx = 1\n"), Err(SourceError::HasBom));
+        assert_eq!(
+            canonical_source(b"\xEF\xBB\xBFx = 1\n"),
+            Err(SourceError::HasBom)
+        );
         assert_eq!(canonical_source(b"x = 1\r\n"), Err(SourceError::HasCr));
         assert_eq!(canonical_source(b"x = 1\ry = 2"), Err(SourceError::HasCr));
         // "e" + COMBINING ACUTE ACCENT is NFD; NFC is U+00E9.

@@ -260,9 +260,10 @@ impl Canonical for Transaction {
                     .map_err(|e| at(e, "access_list", i))?;
                 let mut storage_keys = Vec::with_capacity(k);
                 for j in 0..k {
-                    storage_keys.push(r.bytes("key").map_err(|e| {
-                        at(at(e, "storage_keys", j), "access_list", i)
-                    })?);
+                    storage_keys.push(
+                        r.bytes("key")
+                            .map_err(|e| at(at(e, "storage_keys", j), "access_list", i))?,
+                    );
                 }
                 list.push(AccessListEntry {
                     address,
@@ -360,7 +361,9 @@ mod tests {
             max_fee_per_cell: 1,
             max_priority_fee_per_cycle: 0,
             max_priority_fee_per_cell: 0,
-            from: "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a".parse().unwrap(),
+            from: "0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a"
+                .parse()
+                .unwrap(),
             access_list: None,
             metadata: vec![],
             origin_tx_hash: None,
@@ -375,7 +378,10 @@ mod tests {
     fn vector1_layout_and_hash() {
         let tx = vector_tx();
         assert_eq!(hex::encode(&tx.encode()), VECTOR1);
-        assert_eq!(Transaction::decode(&hex::decode(VECTOR1).unwrap()).unwrap(), tx);
+        assert_eq!(
+            Transaction::decode(&hex::decode(VECTOR1).unwrap()).unwrap(),
+            tx
+        );
         assert_eq!(
             hex::encode(&tx.signing_hash()),
             "203b9aa5435ad7de1164fa534c9d72de46e734a9d99703790756380c67b8304a"
@@ -461,7 +467,8 @@ mod tests {
         b.truncate(key_end - 1);
         let e = Transaction::decode(&b).unwrap_err();
         assert!(
-            e.to_string().starts_with("access_list[0].storage_keys[0].key"),
+            e.to_string()
+                .starts_with("access_list[0].storage_keys[0].key"),
             "{e}"
         );
     }

@@ -112,14 +112,11 @@ impl<'a> Reader<'a> {
 
     /// A minimal LEB128 varint `u64`.
     pub fn varint(&mut self, field: &str) -> Result<u64, CodecError> {
-        self.varint_generic::<u64>(field)
+        self.varint_with::<Decoder<u64>>(field)
     }
 
-    fn varint_generic<U>(&mut self, field: &str) -> Result<U, CodecError>
-    where
-        Decoder<U>: VarintFeed<U>,
-    {
-        let mut d = Decoder::<U>::default();
+    fn varint_with<D: VarintFeed>(&mut self, field: &str) -> Result<D::Out, CodecError> {
+        let mut d = D::default();
         for (i, &byte) in self.buf.iter().enumerate() {
             match d.feed_byte(byte) {
                 Ok(Some(v)) => {
@@ -127,7 +124,7 @@ impl<'a> Reader<'a> {
                     return Ok(v);
                 }
                 Ok(None) => {}
-                Err(()) => {
+                Err(_) => {
                     // commonware rejects a zero continuation byte (non-minimal) and bits beyond
                     // the type width (overflow); tell the two apart for the error code.
                     return Err(if byte == 0 && i > 0 {
@@ -151,7 +148,7 @@ impl<'a> Reader<'a> {
     /// at least `min_item_size` bytes each fit in the remaining input. Never trust the prefix
     /// for allocation beyond that.
     pub fn len_prefix(&mut self, field: &str, min_item_size: usize) -> Result<usize, CodecError> {
-        let n = self.varint_generic::<u32>(field)? as usize;
+        let n = self.varint_with::<Decoder<u32>>(field)? as usize;
         let need = n.saturating_mul(min_item_size.max(1));
         if need > self.buf.len() {
             return Err(CodecError::LengthOverflow {
@@ -190,21 +187,25 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Adapter over commonware's varint [`Decoder`] (its error carries no position we need).
-pub trait VarintFeed<U> {
-    /// Feeds one byte; `Ok(Some(v))` when complete, `Err(())` when the varint is invalid.
-    fn feed_byte(&mut self, byte: u8) -> Result<Option<U>, ()>;
+/// Adapter over commonware's varint [`Decoder`] for the integer widths we decode.
+pub(crate) trait VarintFeed: Default {
+    /// The decoded integer type.
+    type Out;
+    /// Feeds one byte; `Ok(Some(v))` when complete, `Err(_)` when the varint is invalid.
+    fn feed_byte(&mut self, byte: u8) -> Result<Option<Self::Out>, commonware_codec::Error>;
 }
 
-impl VarintFeed<u64> for Decoder<u64> {
-    fn feed_byte(&mut self, byte: u8) -> Result<Option<u64>, ()> {
-        self.feed(byte).map_err(|_| ())
+impl VarintFeed for Decoder<u64> {
+    type Out = u64;
+    fn feed_byte(&mut self, byte: u8) -> Result<Option<u64>, commonware_codec::Error> {
+        self.feed(byte)
     }
 }
 
-impl VarintFeed<u32> for Decoder<u32> {
-    fn feed_byte(&mut self, byte: u8) -> Result<Option<u32>, ()> {
-        self.feed(byte).map_err(|_| ())
+impl VarintFeed for Decoder<u32> {
+    type Out = u32;
+    fn feed_byte(&mut self, byte: u8) -> Result<Option<u32>, commonware_codec::Error> {
+        self.feed(byte)
     }
 }
 
@@ -359,7 +360,10 @@ mod tests {
         let mut b = vec![0x03];
         b.extend_from_slice(&[0u8; 100]);
         assert_eq!(
-            Reader::new(&b).len_prefix("signers", 85).unwrap_err().code(),
+            Reader::new(&b)
+                .len_prefix("signers", 85)
+                .unwrap_err()
+                .code(),
             "LENGTH_OVERFLOW"
         );
     }

@@ -229,7 +229,7 @@ pub fn parse_format_spec(spec: &str, type_name: &str) -> TextResult<FormatSpec> 
         let ok = match f.kind {
             None => true,
             Some(k) => {
-                "defgEG%F".contains(k) || (g == Grouping::Underscore && "boxX".contains(k))
+                "defgEG%F\0".contains(k) || (g == Grouping::Underscore && "boxX".contains(k))
             }
         };
         if !ok {
@@ -332,6 +332,10 @@ pub(crate) struct NumberParts {
 /// Inserts `sep` every `group` digits from the right, left-padding with `0` so the result is
 /// at least `min_width` long (`_PyUnicode_InsertThousandsGrouping`).
 fn group_digits(digits: &str, sep: Option<char>, group: usize, min_width: isize) -> String {
+    if digits.is_empty() {
+        // CPython: "only occurs when using 'c' formatting" (and inf/nan); padding does the rest.
+        return String::new();
+    }
     let Some(sep) = sep else {
         let n = digits.len() as isize;
         let zeros = (min_width - n).max(0) as usize;

@@ -9,6 +9,7 @@
 //! - Unicode data is generated from CPython 3.11 (Unicode 14.0.0), see `tests/gen/`.
 
 pub mod error;
+pub mod format_float;
 pub mod format_spec;
 pub mod int_text;
 pub mod repr;

@@ -120,12 +120,13 @@ pub(crate) struct Reader<'a> {
     pub(crate) pos: usize,
 }
 
-impl Reader<'_> {
-    pub(crate) fn take(&mut self, n: usize) -> Result<&[u8], Error> {
+impl<'a> Reader<'a> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
         let end = self.pos.checked_add(n).filter(|e| *e <= self.buf.len());
         match end {
             Some(end) => {
-                let s = &self.buf[self.pos..end];
+                let buf: &'a [u8] = self.buf;
+                let s = &buf[self.pos..end];
                 self.pos = end;
                 Ok(s)
             }

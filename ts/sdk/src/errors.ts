@@ -48,18 +48,36 @@ export type SigErrorCode =
 export class CodecError extends Error {
   readonly code: CodecErrorCode;
   readonly field: string;
+  /** The message without the field path. */
+  readonly detail: string;
 
-  constructor(code: CodecErrorCode, field: string, message: string) {
-    super(`${field}: ${message}`);
+  constructor(code: CodecErrorCode, field: string, detail: string) {
+    super(`${field}: ${detail}`);
     this.name = "CodecError";
     this.code = code;
     this.field = field;
+    this.detail = detail;
   }
 
   /** The code as the native addon throws it: `ERR_CODEC_<CODE>`. */
   get errCode(): string {
     return `ERR_CODEC_${this.code}`;
   }
+}
+
+/** Codes whose field path is not nested under an enclosing value (as in the Rust crate's `in_field`). */
+const UNNESTED: ReadonlySet<CodecErrorCode> = new Set([
+  "TX_TOO_LARGE",
+  "UNKNOWN_CATEGORY",
+  "UNKNOWN_SUB_TYPE",
+  "TRAILING_BYTES",
+  "SIGNERS_NOT_ASCENDING",
+]);
+
+/** `err` with its field nested under `prefix` (e.g. `header.height`), for errors inside a composite value. */
+export function inField(err: CodecError, prefix: string): CodecError {
+  if (UNNESTED.has(err.code)) return err;
+  return new CodecError(err.code, `${prefix}.${err.field}`, err.detail);
 }
 
 /** A Python source that is not canonical (UTF-8, no BOM, LF only, NFC). */

@@ -4,6 +4,7 @@
  * signing hash, secp256k1 signatures, addresses and the JSON form. Byte-for-byte
  * identical to the Rust crate (docs/codec.md), no native code required.
  */
+export * from "./block.ts";
 export * from "./bytes.ts";
 export * from "./crypto.ts";
 export * from "./errors.ts";

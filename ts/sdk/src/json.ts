@@ -3,15 +3,14 @@
  * the native addon's: u64 values as decimal strings, bytes as `0x` hex
  * (lowercase on output, any case of the digits on input), `null` for absent
  * options. {@link fromJson} is strict: unknown keys, wrong widths, malformed
- * numbers are {@link TxJsonError}s (`ERR_TX_JSON_FIELD`) naming the path;
- * field rules (handler, library name, interval, canonical source, ascending
- * signers) are the codec's {@link CodecError}s.
+ * numbers are {@link TxJsonError}s (`ERR_TX_JSON_FIELD`) naming the path, with
+ * the wording of the Rust crate; field rules (handler, library name, interval,
+ * canonical source, ascending signers, size) are the codec's {@link CodecError}s.
  */
 import { parseHexDigits, toHex } from "./bytes.ts";
 import { TxJsonError } from "./errors.ts";
-import { ADDRESS_SIZE, HASH_SIZE, SIGNATURE_SIZE, writeInstruction, writeTransaction } from "./tx.ts";
+import { ADDRESS_SIZE, encodeTransaction, HASH_SIZE, SIGNATURE_SIZE } from "./tx.ts";
 import type { AccessListEntry, AdditionalSigner, Instruction, Transaction } from "./types.ts";
-import { Writer } from "./writer.ts";
 
 /** Instruction in JSON form; `kind` selects the variant. */
 export type InstructionJson =
@@ -124,149 +123,166 @@ export function toJson(tx: Transaction, signingHash?: Uint8Array): TxJson {
 }
 
 // ---------------------------------------------------------------------------
-// Input
+// Input (checks and messages in the order and wording of the Rust crate's json.rs)
 
-const U64_RE = /^(0|[1-9][0-9]*)$/;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
+const U64_MESSAGE = "expected a decimal u64 string (0..=18446744073709551615, no sign, no leading zeros)";
 
 type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function expectObject(v: unknown, path: string): Obj {
-  if (!isObject(v)) throw new TxJsonError(path, "expected an object");
-  return v;
-}
-
-function checkKeys(o: Obj, allowed: readonly string[], path: string): void {
-  for (const key of Object.keys(o)) {
-    if (!allowed.includes(key)) throw new TxJsonError(path === "" ? key : `${path}.${key}`, "unknown key");
-  }
-}
 
 function join(path: string, key: string): string {
   return path === "" ? key : `${path}.${key}`;
 }
 
-function required(o: Obj, key: string, path: string): unknown {
-  if (!(key in o) || o[key] === undefined) throw new TxJsonError(join(path, key), "missing required key");
-  return o[key];
+/** A JSON object being read at `path`; `null` counts as absent everywhere. */
+class Fields {
+  readonly o: Obj;
+  readonly path: string;
+
+  constructor(value: unknown, path: string) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new TxJsonError(path === "" ? "$" : path, "expected an object");
+    }
+    this.o = value as Obj;
+    this.path = path;
+  }
+
+  only(allowed: readonly string[]): void {
+    for (const key of Object.keys(this.o)) {
+      if (!allowed.includes(key)) throw new TxJsonError(join(this.path, key), "unknown field");
+    }
+  }
+
+  field(key: string): string {
+    return join(this.path, key);
+  }
+
+  opt(key: string): unknown {
+    const v = Object.hasOwn(this.o, key) ? this.o[key] : undefined;
+    return v === undefined ? null : v;
+  }
+
+  req(key: string): unknown {
+    const v = this.opt(key);
+    if (v === null) throw new TxJsonError(this.field(key), "missing required field");
+    return v;
+  }
+
+  u64(key: string): bigint {
+    return parseU64(this.req(key), this.field(key));
+  }
+
+  optU64(key: string): bigint | null {
+    const v = this.opt(key);
+    return v === null ? null : parseU64(v, this.field(key));
+  }
+
+  str(key: string): string {
+    const v = this.req(key);
+    if (typeof v !== "string") throw new TxJsonError(this.field(key), "expected a string");
+    return v;
+  }
+
+  bytes(key: string): Uint8Array {
+    return parseHex(this.req(key), this.field(key));
+  }
+
+  fixed(key: string, width: number): Uint8Array {
+    return parseHex(this.req(key), this.field(key), width);
+  }
 }
 
-function u64(v: unknown, path: string): bigint {
-  if (typeof v !== "string" || !U64_RE.test(v) || v.length > 20) {
-    throw new TxJsonError(path, "expected a decimal u64 string");
-  }
-  const n = BigInt(v);
-  if (n > MAX_U64) throw new TxJsonError(path, "expected a decimal u64 string");
+/** Parses a u64 decimal string: `0` or `[1-9][0-9]*`, at most 2^64-1. Returns `null` otherwise. */
+export function parseU64String(text: string): bigint | null {
+  if (text.length === 0 || text.length > 20 || !/^[0-9]+$/.test(text)) return null;
+  if (text.length > 1 && text[0] === "0") return null;
+  const n = BigInt(text);
+  return n > MAX_U64 ? null : n;
+}
+
+function parseU64(v: unknown, path: string): bigint {
+  if (typeof v !== "string") throw new TxJsonError(path, "expected a decimal u64 string");
+  const n = parseU64String(v);
+  if (n === null) throw new TxJsonError(path, U64_MESSAGE);
   return n;
 }
 
-function hexBytes(v: unknown, path: string, width?: number): Uint8Array {
-  if (typeof v !== "string" || !v.startsWith("0x")) throw new TxJsonError(path, "expected 0x-prefixed hex");
-  const bytes = parseHexDigits(v.slice(2));
-  if (bytes === null) throw new TxJsonError(path, "expected 0x-prefixed hex");
+function parseHex(v: unknown, path: string, width?: number): Uint8Array {
+  if (typeof v !== "string" || !v.startsWith("0x")) throw new TxJsonError(path, "expected a 0x-prefixed hex string");
+  const digits = v.slice(2);
+  if (digits.length % 2 !== 0) throw new TxJsonError(path, "hex string has an odd number of digits");
+  const bytes = parseHexDigits(digits);
+  if (bytes === null) {
+    const at = [...digits].findIndex((c) => !/[0-9a-fA-F]/.test(c));
+    throw new TxJsonError(path, `invalid hex digit at offset ${at}`);
+  }
   if (width !== undefined && bytes.length !== width) {
-    throw new TxJsonError(path, `expected exactly ${width} bytes, found ${bytes.length}`);
+    throw new TxJsonError(path, `expected ${width} bytes, found ${bytes.length}`);
   }
   return bytes;
 }
 
-function str(v: unknown, path: string): string {
-  if (typeof v !== "string") throw new TxJsonError(path, "expected a string");
-  return v;
-}
-
-function array(v: unknown, path: string): unknown[] {
-  if (!Array.isArray(v)) throw new TxJsonError(path, "expected an array");
-  return v;
-}
-
-const INSTRUCTION_KEYS: Record<InstructionJson["kind"], readonly string[]> = {
-  transfer: ["to", "amount"],
-  deploy: ["source", "salt", "initArgs", "value"],
-  call: ["to", "handler", "args", "value"],
-  scheduleTimer: ["actor", "fireAtHeight", "handler", "data", "interval"],
-  cancelTimer: ["actor", "timerId"],
-  custom: ["subType", "payload"],
-  publishLibrary: ["name", "version", "source"],
-};
-
 /** Parses an instruction object (strict; see {@link fromJson}). */
 export function instructionFromJson(value: unknown, path = "instruction"): Instruction {
-  const o = expectObject(value, path);
-  const kind = required(o, "kind", path);
-  if (typeof kind !== "string" || !Object.hasOwn(INSTRUCTION_KEYS, kind)) {
-    throw new TxJsonError(join(path, "kind"), `unknown instruction kind ${JSON.stringify(kind)}`);
-  }
-  const k = kind as InstructionJson["kind"];
-  checkKeys(o, ["kind", ...INSTRUCTION_KEYS[k]], path);
-  const get = (key: string) => required(o, key, path);
-  const p = (key: string) => join(path, key);
+  const o = new Fields(value, path);
+  const kind = o.str("kind");
   let ix: Instruction;
-  switch (k) {
+  switch (kind) {
     case "transfer":
-      ix = { kind: k, to: hexBytes(get("to"), p("to"), ADDRESS_SIZE), amount: u64(get("amount"), p("amount")) };
+      o.only(["kind", "to", "amount"]);
+      ix = { kind, to: o.fixed("to", ADDRESS_SIZE), amount: o.u64("amount") };
       break;
     case "deploy":
+      o.only(["kind", "source", "salt", "initArgs", "value"]);
       ix = {
-        kind: k,
-        source: hexBytes(get("source"), p("source")),
-        salt: hexBytes(get("salt"), p("salt"), HASH_SIZE),
-        initArgs: hexBytes(get("initArgs"), p("initArgs")),
-        value: u64(get("value"), p("value")),
+        kind,
+        source: o.bytes("source"),
+        salt: o.fixed("salt", HASH_SIZE),
+        initArgs: o.bytes("initArgs"),
+        value: o.u64("value"),
       };
       break;
     case "call":
+      o.only(["kind", "to", "handler", "args", "value"]);
+      ix = { kind, to: o.fixed("to", ADDRESS_SIZE), handler: o.str("handler"), args: o.bytes("args"), value: o.u64("value") };
+      break;
+    case "scheduleTimer":
+      o.only(["kind", "actor", "fireAtHeight", "handler", "data", "interval"]);
+      if (!Object.hasOwn(o.o, "interval") || o.o.interval === undefined) {
+        throw new TxJsonError(o.field("interval"), "missing required field (use null for a one-shot timer)");
+      }
       ix = {
-        kind: k,
-        to: hexBytes(get("to"), p("to"), ADDRESS_SIZE),
-        handler: str(get("handler"), p("handler")),
-        args: hexBytes(get("args"), p("args")),
-        value: u64(get("value"), p("value")),
+        kind,
+        actor: o.fixed("actor", ADDRESS_SIZE),
+        fireAtHeight: o.u64("fireAtHeight"),
+        handler: o.str("handler"),
+        data: o.bytes("data"),
+        interval: o.optU64("interval"),
       };
       break;
-    case "scheduleTimer": {
-      if (o.interval === undefined) throw new TxJsonError(p("interval"), "missing required key");
-      const interval = o.interval === null ? null : u64(o.interval, p("interval"));
-      ix = {
-        kind: k,
-        actor: hexBytes(get("actor"), p("actor"), ADDRESS_SIZE),
-        fireAtHeight: u64(get("fireAtHeight"), p("fireAtHeight")),
-        handler: str(get("handler"), p("handler")),
-        data: hexBytes(get("data"), p("data")),
-        interval,
-      };
-      break;
-    }
     case "cancelTimer":
-      ix = {
-        kind: k,
-        actor: hexBytes(get("actor"), p("actor"), ADDRESS_SIZE),
-        timerId: hexBytes(get("timerId"), p("timerId"), HASH_SIZE),
-      };
+      o.only(["kind", "actor", "timerId"]);
+      ix = { kind, actor: o.fixed("actor", ADDRESS_SIZE), timerId: o.fixed("timerId", HASH_SIZE) };
       break;
     case "custom": {
-      const subType = get("subType");
-      if (typeof subType !== "number" || !Number.isInteger(subType) || subType < 0 || subType > 255) {
-        throw new TxJsonError(p("subType"), "expected an integer 0..=255");
+      o.only(["kind", "subType", "payload"]);
+      const st = o.req("subType");
+      if (typeof st !== "number" || !Number.isInteger(st) || st < 0 || st > 255) {
+        throw new TxJsonError(o.field("subType"), "expected a number 0..=255");
       }
-      ix = { kind: k, subType, payload: hexBytes(get("payload"), p("payload")) };
+      ix = { kind, subType: st, payload: o.bytes("payload") };
       break;
     }
     case "publishLibrary":
-      ix = {
-        kind: k,
-        name: str(get("name"), p("name")),
-        version: u64(get("version"), p("version")),
-        source: hexBytes(get("source"), p("source")),
-      };
+      o.only(["kind", "name", "version", "source"]);
+      ix = { kind, name: o.str("name"), version: o.u64("version"), source: o.bytes("source") };
       break;
+    default:
+      throw new TxJsonError(
+        o.field("kind"),
+        `unknown instruction kind ${JSON.stringify(kind)} (expected transfer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)`,
+      );
   }
-  // Field rules of docs/codec.md §3 (handler, name, interval, source), as the codec reports them.
-  writeInstruction(new Writer(64), ix);
   return ix;
 }
 
@@ -293,68 +309,76 @@ const TX_KEYS = [
 
 /**
  * Parses a `TxJson` value (already `JSON.parse`d) into a {@link Transaction}.
- * Optional on input: `accessList`, `originTxHash`, `originRemaining*` (= null),
- * `metadata` (= `0x`), `signature` (= 65 zero bytes), `additionalSigners` (= []);
- * `signingHash` is ignored. Everything else is required; unknown keys are rejected.
+ * Optional on input (absent or `null`): `accessList`, `originTxHash`,
+ * `originRemaining*` (= null), `metadata` (= `0x`), `signature` (= 65 zero
+ * bytes), `additionalSigners` (= []); `signingHash` is ignored. Everything else
+ * is required; unknown keys are rejected ({@link TxJsonError}). Then the codec's
+ * field rules apply (handler, library name, interval, canonical source,
+ * ascending signers, size) as {@link CodecError}s, so the result always encodes.
  */
 export function fromJson(value: unknown): Transaction {
-  const o = expectObject(value, "transaction");
-  checkKeys(o, TX_KEYS, "");
-  const opt = (key: string): unknown => (o[key] === undefined ? null : o[key]);
-  const accessRaw = opt("accessList");
+  const o = new Fields(value, "");
+  o.only(TX_KEYS);
+  const accessRaw = o.opt("accessList");
   let accessList: AccessListEntry[] | null = null;
   if (accessRaw !== null) {
-    accessList = array(accessRaw, "accessList").map((entry, i) => {
-      const path = `accessList[${i}]`;
-      const e = expectObject(entry, path);
-      checkKeys(e, ["address", "storageKeys"], path);
-      return {
-        address: hexBytes(required(e, "address", path), `${path}.address`, ADDRESS_SIZE),
-        storageKeys: array(required(e, "storageKeys", path), `${path}.storageKeys`).map((k, j) =>
-          hexBytes(k, `${path}.storageKeys[${j}]`),
-        ),
-      };
+    if (!Array.isArray(accessRaw)) throw new TxJsonError("accessList", "expected an array or null");
+    accessList = accessRaw.map((item, i) => {
+      const e = new Fields(item, `accessList[${i}]`);
+      e.only(["address", "storageKeys"]);
+      const keys = e.req("storageKeys");
+      if (!Array.isArray(keys)) throw new TxJsonError(e.field("storageKeys"), "expected an array of hex strings");
+      const storageKeys = keys.map((k, j) => parseHex(k, `${e.path}.storageKeys[${j}]`));
+      return { address: e.fixed("address", ADDRESS_SIZE), storageKeys };
     });
   }
-  const signersRaw = opt("additionalSigners");
-  const additionalSigners: AdditionalSigner[] =
-    signersRaw === null
-      ? []
-      : array(signersRaw, "additionalSigners").map((entry, i) => {
-          const path = `additionalSigners[${i}]`;
-          const e = expectObject(entry, path);
-          checkKeys(e, ["address", "signature"], path);
-          return {
-            address: hexBytes(required(e, "address", path), `${path}.address`, ADDRESS_SIZE),
-            signature: hexBytes(required(e, "signature", path), `${path}.signature`, SIGNATURE_SIZE),
-          };
-        });
-  const originTxHash = opt("originTxHash");
-  const originCycles = opt("originRemainingCycles");
-  const originCells = opt("originRemainingCells");
-  const metadata = opt("metadata");
-  const signature = opt("signature");
+  const signersRaw = o.opt("additionalSigners");
+  let additionalSigners: AdditionalSigner[] = [];
+  if (signersRaw !== null) {
+    if (!Array.isArray(signersRaw)) throw new TxJsonError("additionalSigners", "expected an array");
+    additionalSigners = signersRaw.map((item, i) => {
+      const e = new Fields(item, `additionalSigners[${i}]`);
+      e.only(["address", "signature"]);
+      return { address: e.fixed("address", ADDRESS_SIZE), signature: e.fixed("signature", SIGNATURE_SIZE) };
+    });
+  }
+  const sigRaw = o.opt("signature");
+  const signature = sigRaw === null ? new Uint8Array(SIGNATURE_SIZE) : parseHex(sigRaw, "signature", SIGNATURE_SIZE);
+  const originRaw = o.opt("originTxHash");
+  const originTxHash = originRaw === null ? null : parseHex(originRaw, "originTxHash", HASH_SIZE);
+  const chainId = o.u64("chainId");
+  const nonce = o.u64("nonce");
+  const instruction = instructionFromJson(o.req("instruction"), "instruction");
+  const cyclesLimit = o.u64("cyclesLimit");
+  const cellsLimit = o.u64("cellsLimit");
+  const maxFeePerCycle = o.u64("maxFeePerCycle");
+  const maxFeePerCell = o.u64("maxFeePerCell");
+  const maxPriorityFeePerCycle = o.u64("maxPriorityFeePerCycle");
+  const maxPriorityFeePerCell = o.u64("maxPriorityFeePerCell");
+  const from = o.fixed("from", ADDRESS_SIZE);
+  const metaRaw = o.opt("metadata");
+  const metadata = metaRaw === null ? new Uint8Array(0) : parseHex(metaRaw, "metadata");
   const tx: Transaction = {
-    chainId: u64(required(o, "chainId", ""), "chainId"),
-    nonce: u64(required(o, "nonce", ""), "nonce"),
-    instruction: instructionFromJson(required(o, "instruction", "")),
-    cyclesLimit: u64(required(o, "cyclesLimit", ""), "cyclesLimit"),
-    cellsLimit: u64(required(o, "cellsLimit", ""), "cellsLimit"),
-    maxFeePerCycle: u64(required(o, "maxFeePerCycle", ""), "maxFeePerCycle"),
-    maxFeePerCell: u64(required(o, "maxFeePerCell", ""), "maxFeePerCell"),
-    maxPriorityFeePerCycle: u64(required(o, "maxPriorityFeePerCycle", ""), "maxPriorityFeePerCycle"),
-    maxPriorityFeePerCell: u64(required(o, "maxPriorityFeePerCell", ""), "maxPriorityFeePerCell"),
-    from: hexBytes(required(o, "from", ""), "from", ADDRESS_SIZE),
+    chainId,
+    nonce,
+    instruction,
+    cyclesLimit,
+    cellsLimit,
+    maxFeePerCycle,
+    maxFeePerCell,
+    maxPriorityFeePerCycle,
+    maxPriorityFeePerCell,
+    from,
     accessList,
-    metadata: metadata === null ? new Uint8Array(0) : hexBytes(metadata, "metadata"),
-    originTxHash: originTxHash === null ? null : hexBytes(originTxHash, "originTxHash", HASH_SIZE),
-    originRemainingCycles: originCycles === null ? null : u64(originCycles, "originRemainingCycles"),
-    originRemainingCells: originCells === null ? null : u64(originCells, "originRemainingCells"),
-    signature: signature === null ? new Uint8Array(SIGNATURE_SIZE) : hexBytes(signature, "signature", SIGNATURE_SIZE),
+    metadata,
+    originTxHash,
+    originRemainingCycles: o.optU64("originRemainingCycles"),
+    originRemainingCells: o.optU64("originRemainingCells"),
+    signature,
     additionalSigners,
   };
-  // Rules that span fields (ascending signers) are the codec's.
-  writeTransaction(new Writer(256), tx);
+  // The codec's field rules (handler, name, interval, source, signer order, size).
+  encodeTransaction(tx);
   return tx;
 }
 
@@ -364,7 +388,7 @@ export function parseTxJson(text: string): Transaction {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new TxJsonError("transaction", `invalid JSON (${(err as Error).message})`);
+    throw new TxJsonError("$", `invalid JSON (${(err as Error).message})`);
   }
   return fromJson(value);
 }

@@ -125,12 +125,12 @@ export function randomInstruction(rng: Rng): Instruction {
 
 /** A random (structurally valid, not necessarily signed) transaction. */
 export function randomTransaction(rng: Rng): Transaction {
-  const signers = [];
+  const signers: Array<{ address: Uint8Array; signature: Uint8Array }> = [];
   const n = rng.bool(0.7) ? 0 : rng.int(4);
   for (let i = 0; i < n; i++) signers.push({ address: rng.bytes(20), signature: rng.bytes(65) });
   signers.sort((x, y) => compareBytes(x.address, y.address));
   const additionalSigners = signers.filter(
-    (s, i) => i === 0 || compareBytes((signers[i - 1] as { address: Uint8Array }).address, s.address) !== 0,
+    (s, i) => i === 0 || compareBytes((signers[i - 1] as (typeof signers)[number]).address, s.address) !== 0,
   );
   const accessList = rng.bool(0.8)
     ? null

@@ -15,6 +15,8 @@ const MINIMAL = {
   from: "0x19E7E376E7C213B7E7E7E46CC70A5DD086DAFF2A",
 };
 
+const U64 = "expected a decimal u64 string (0..=18446744073709551615, no sign, no leading zeros)";
+
 function jsonError(value: unknown): TxJsonError {
   try {
     fromJson(value);
@@ -58,24 +60,26 @@ describe("fromJson", () => {
   it("rejects malformed values naming the path", () => {
     const cases: Array<[unknown, string]> = [
       [{ ...MINIMAL, nonce: 1 }, "nonce: expected a decimal u64 string"],
-      [{ ...MINIMAL, nonce: "01" }, "nonce: expected a decimal u64 string"],
-      [{ ...MINIMAL, nonce: "-1" }, "nonce: expected a decimal u64 string"],
-      [{ ...MINIMAL, nonce: "18446744073709551616" }, "nonce: expected a decimal u64 string"],
-      [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, amount: "1.5" } }, "instruction.amount: expected a decimal u64 string"],
-      [{ ...MINIMAL, from: "0x1234" }, "from: expected exactly 20 bytes, found 2"],
-      [{ ...MINIMAL, from: "19e7e376e7c213b7e7e7e46cc70a5dd086daff2a" }, "from: expected 0x-prefixed hex"],
-      [{ ...MINIMAL, metadata: "0xabc" }, "metadata: expected 0x-prefixed hex"],
-      [{ ...MINIMAL, extra: 1 }, "extra: unknown key"],
-      [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, memo: "x" } }, "instruction.memo: unknown key"],
-      [{ ...MINIMAL, instruction: { kind: "mint" } }, 'instruction.kind: unknown instruction kind "mint"'],
-      [{ ...MINIMAL, instruction: { kind: "transfer", to: MINIMAL.instruction.to } }, "instruction.amount: missing required key"],
-      [{ ...MINIMAL, chainId: undefined }, "chainId: missing required key"],
-      [{ ...MINIMAL, instruction: { kind: "custom", subType: 256, payload: "0x" } }, "instruction.subType: expected an integer 0..=255"],
+      [{ ...MINIMAL, nonce: "01" }, `nonce: ${U64}`],
+      [{ ...MINIMAL, nonce: "-1" }, `nonce: ${U64}`],
+      [{ ...MINIMAL, nonce: "18446744073709551616" }, `nonce: ${U64}`],
+      [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, amount: "1.5" } }, `instruction.amount: ${U64}`],
+      [{ ...MINIMAL, from: "0x1234" }, "from: expected 20 bytes, found 2"],
+      [{ ...MINIMAL, from: "19e7e376e7c213b7e7e7e46cc70a5dd086daff2a" }, "from: expected a 0x-prefixed hex string"],
+      [{ ...MINIMAL, metadata: "0xabc" }, "metadata: hex string has an odd number of digits"],
+      [{ ...MINIMAL, extra: 1 }, "extra: unknown field"],
+      [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, memo: "x" } }, "instruction.memo: unknown field"],
+      [{ ...MINIMAL, instruction: { kind: "mint" } }, 'instruction.kind: unknown instruction kind "mint" (expected transfer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)'],
+      [{ ...MINIMAL, instruction: { kind: "transfer", to: MINIMAL.instruction.to } }, "instruction.amount: missing required field"],
+      [{ ...MINIMAL, chainId: undefined }, "chainId: missing required field"],
+      [{ ...MINIMAL, instruction: { kind: "custom", subType: 256, payload: "0x" } }, "instruction.subType: expected a number 0..=255"],
       [
         { ...MINIMAL, additionalSigners: [{ address: MINIMAL.from, signature: "0x00" }] },
-        "additionalSigners[0].signature: expected exactly 65 bytes, found 1",
+        "additionalSigners[0].signature: expected 65 bytes, found 1",
       ],
-      [[], "transaction: expected an object"],
+      [[], "$: expected an object"],
+      [{ ...MINIMAL, nonce: null }, "nonce: missing required field"],
+      [{ ...MINIMAL, metadata: "0xzz" }, "metadata: invalid hex digit at offset 0"],
     ];
     for (const [value, message] of cases) {
       const e = jsonError(value);
@@ -100,7 +104,7 @@ describe("fromJson", () => {
     expect((err as CodecError).code).toBe("INVALID_INTERVAL");
     expect(() => fromJson({ ...timer, instruction: { ...timer.instruction, interval: null } })).not.toThrow();
     expect(() => fromJson({ ...timer, instruction: { ...timer.instruction, interval: undefined } })).toThrow(
-      "instruction.interval: missing required key",
+      "instruction.interval: missing required field (use null for a one-shot timer)",
     );
   });
 });

@@ -10,6 +10,7 @@ as {"b": "<hex>"}; tuples become lists. The Rust tests in tests/*.rs replay ever
 import json
 import os
 import random
+import struct
 import sys
 
 assert sys.version_info[:2] == (3, 11), "generate cases with CPython 3.11"
@@ -239,11 +240,43 @@ def format_spec():
     o.write()
 
 
+def fbits(x):
+    return "%016x" % struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+FLOAT_TYPES = list("eEfFgGn%") + ["", "", "", "d", "s", "x", "\x00"]
+FLOATS = [0.0, -0.0, 1.0, -1.0, 1.5, -1.5, 0.1, 2.5, 0.125, 1 / 3, -2 / 3, 1234.5678,
+          -1234.5678, 1e16, 1e15, 1e-4, 1e-5, 123456789.123, 1e300, -1e300, 5e-324,
+          2.2250738585072014e-308, 1.7976931348623157e308, float("inf"), float("-inf"),
+          float("nan"), -1e-10, 9.999999, 99.5, 0.5, 0.05, 1e22, 12345678901234567890.0,
+          -0.00001, 3.14159, 100.0, 1e100, 0.000123]
+
+
+def format_float():
+    o = Out("format_float")
+    rng = random.Random(5)
+    fixed = [",.2f", "z.2f", "010", "%", "#", ".3", "#.3", "e", ".0e", "#.0e", ".0f", "#.0f",
+             "g", "#g", ".0g", "G", "E", "F", "n", ",", "_", "0=12,.3f", "012_.1f", "+", " ",
+             "z", "z.0f", "z.1e", "z%", "+.1%", "^15.3e", "*<10", "😀>12.2f", ",g", ",e",
+             "_%", ".1000f", ".50e", ".20g", "30", "-010.2f", "+020,.4f", "#010.0f",
+             ".2147483648f", "d", "s", "=10", "\x00", ",\x00", ".5\x00"]
+    for x in FLOATS:
+        for spec in fixed:
+            o.case("format_float", lambda b, sp: format(struct.unpack("<d", bytes.fromhex(b)[::-1])[0], sp), fbits(x), spec)
+        for _ in range(60):
+            spec = rand_spec(rng, FLOAT_TYPES)
+            o.case("format_float", lambda b, sp: format(struct.unpack("<d", bytes.fromhex(b)[::-1])[0], sp), fbits(x), spec)
+    for n in [0, 1, -1, 5, 12345, -987654321, 2**53 + 1, 2**64, 10**30, -(10**300), 10**400]:
+        for spec in ["e", "E", ".2f", "F", "g", "G", "%", ",.1f", "010.3e", "#.0f", "z.1f", "n"]:
+            o.case("format_int", lambda n, sp: format(int(n), sp), str(n), spec)
+    o.write()
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
     sel = sys.argv[1:]
     for name, fn in [("str_methods", str_methods), ("repr", reprs), ("int_text", int_text),
-                     ("format_spec", format_spec)]:
+                     ("format_spec", format_spec), ("format_float", format_float)]:
         if not sel or name in sel:
             fn()
 

@@ -16,7 +16,7 @@
  *
  * Everything is deterministic given the calls made (no clock, no randomness).
  */
-import { BinaryHeap } from "../collections/binary-heap.ts";
+import { BinaryHeap } from "@cowboy/collections";
 import { effectiveFee, type MeterOffer } from "../fees/charge.ts";
 import { LANES, type Lane, MIN_BASEFEE } from "../params.ts";
 import { MempoolError } from "./errors.ts";

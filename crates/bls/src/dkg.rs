@@ -1,0 +1,244 @@
+//! Distributed key generation and resharing for real networks: commonware's
+//! Joint-Feldman DKG / Desmedt resharing (`feldman_desmedt`), with Cowboy's
+//! choices fixed:
+//!
+//! * variant MinPk (group key in G1, like validator keys);
+//! * participant identities are the validators' BLS keys themselves
+//!   ([`PublicKey`] / [`PrivateKey`]): acknowledgements and dealer logs are
+//!   signed with them;
+//! * namespace [`Domain::Dkg`] of the chain; fault model `N3f1`
+//!   (`t = n - (n - 1) / 3`); evaluation points `i + 1`
+//!   (`Mode::NonZeroCounter`); reveal calculation `Reveal::V1`.
+//!
+//! Flow (one ceremony, numbered by `round`, which must increase on every
+//! attempt including failed ones):
+//! 1. everybody builds the same [`info`] (dealers, players, previous output
+//!    when resharing);
+//! 2. each dealer calls [`start_dealer`] and sends the public message to all
+//!    players and each private message to its player over an authenticated,
+//!    encrypted channel;
+//! 3. each player feeds messages to its [`Player`] (`dealer_message`) and returns
+//!    the acknowledgement to the dealer (`receive_player_ack`);
+//! 4. dealers `finalize` into signed logs, which are agreed on (e.g. through
+//!    the chain); `SignedDealerLog::check` authenticates each;
+//! 5. players call [`finalize_player`] to get their [`Share`] and the public
+//!    [`DkgOutput`]; anyone else calls [`observe`] for the output alone.
+//!
+//! Resharing keeps the group public key: dealers must be players of the
+//! previous output and pass their previous share to [`start_dealer`].
+
+use crate::{
+    domain::Domain,
+    error::{Error, Result},
+    keys::{PrivateKey, PublicKey},
+    threshold::{GroupPublic, MAX_PARTICIPANTS, Share},
+};
+use commonware_codec::{Copying, Decode, Encode};
+use commonware_cryptography::bls12381::{
+    self as cbls,
+    dkg::feldman_desmedt as fd,
+    primitives::{
+        sharing::{Mode, ModeVersion},
+        variant::MinPk,
+    },
+};
+use commonware_parallel::Sequential;
+use commonware_utils::{N3f1, TryCollect, ordered::Set};
+use core::num::NonZeroU32;
+use rand_core::CryptoRng;
+
+/// Round configuration shared by all participants of one ceremony.
+pub type Info = fd::Info<MinPk, cbls::PublicKey>;
+/// A dealer's state machine.
+pub type Dealer = fd::Dealer<MinPk, cbls::PrivateKey>;
+/// A player's state machine.
+pub type Player = fd::Player<MinPk, cbls::PrivateKey>;
+/// The commitment a dealer broadcasts.
+pub type DealerPubMsg = fd::DealerPubMsg<MinPk>;
+/// The private dealing sent to one player.
+pub type DealerPrivMsg = fd::DealerPrivMsg;
+/// A player's acknowledgement of a dealing.
+pub type PlayerAck = fd::PlayerAck<cbls::PublicKey>;
+/// A dealer's signed transcript.
+pub type SignedDealerLog = fd::SignedDealerLog<MinPk, cbls::PublicKey>;
+/// The agreed set of dealer logs.
+pub type Logs = fd::Logs<MinPk, cbls::PublicKey, N3f1>;
+
+fn dkg_err(e: impl core::fmt::Display) -> Error {
+    Error::Dkg(e.to_string())
+}
+
+fn to_set(keys: &[PublicKey]) -> Result<Set<cbls::PublicKey>> {
+    let n = keys.len();
+    let set: Set<cbls::PublicKey> = keys
+        .iter()
+        .map(|k| k.as_commonware().clone())
+        .try_collect()
+        .map_err(|_| Error::Dkg("duplicate participant".into()))?;
+    if set.len() != n {
+        return Err(Error::Dkg("duplicate participant".into()));
+    }
+    Ok(set)
+}
+
+/// The public output of a ceremony (or of [`deal_for_players`]): the group
+/// polynomial, dealers, players (sorted by key bytes; share index = position)
+/// and players whose shares may have been revealed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DkgOutput(pub(crate) fd::Output<MinPk, cbls::PublicKey>);
+
+impl DkgOutput {
+    /// The group public polynomial (threshold verification, seeds).
+    pub fn group(&self) -> GroupPublic {
+        GroupPublic(self.0.public().clone())
+    }
+
+    /// Players in share-index order.
+    pub fn players(&self) -> Vec<PublicKey> {
+        self.0
+            .players()
+            .iter()
+            .cloned()
+            .map(PublicKey::from_commonware)
+            .collect()
+    }
+
+    /// Dealers whose dealings were used.
+    pub fn dealers(&self) -> Vec<PublicKey> {
+        self.0
+            .dealers()
+            .iter()
+            .cloned()
+            .map(PublicKey::from_commonware)
+            .collect()
+    }
+
+    /// Players whose shares may have been revealed.
+    pub fn revealed(&self) -> Vec<PublicKey> {
+        self.0
+            .revealed()
+            .iter()
+            .cloned()
+            .map(PublicKey::from_commonware)
+            .collect()
+    }
+
+    /// Share index of `player`, if it is one.
+    pub fn player_index(&self, player: &PublicKey) -> Option<u32> {
+        self.0
+            .players()
+            .position(player.as_commonware())
+            .map(|i| i as u32)
+    }
+
+    /// Canonical bytes (commonware `Output` encoding).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.0.encode().to_vec()
+    }
+
+    /// Strict decode (at most [`MAX_PARTICIPANTS`] participants).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let cfg = (
+            NonZeroU32::new(MAX_PARTICIPANTS).expect("non-zero constant"),
+            ModeVersion::v0(),
+        );
+        fd::Output::<MinPk, cbls::PublicKey>::decode_cfg(Copying(bytes), &cfg)
+            .map(Self)
+            .map_err(|e| Error::Malformed {
+                what: "DkgOutput",
+                reason: e.to_string(),
+            })
+    }
+}
+
+/// Trusted dealer for named players (devnet / test-network genesis): like a
+/// DKG output, so later ceremonies can reshare from it. Returns the output and
+/// each player's share, in share-index order (players sorted by key bytes).
+pub fn deal_for_players(
+    rng: &mut impl CryptoRng,
+    players: &[PublicKey],
+) -> Result<(DkgOutput, Vec<(PublicKey, Share)>)> {
+    if players.len() > MAX_PARTICIPANTS as usize {
+        return Err(Error::InvalidThreshold(format!(
+            "at most {MAX_PARTICIPANTS} players"
+        )));
+    }
+    let set = to_set(players)?;
+    let (output, shares) =
+        fd::deal::<MinPk, cbls::PublicKey, N3f1>(rng, Mode::NonZeroCounter, set).map_err(dkg_err)?;
+    let shares = shares
+        .iter_pairs()
+        .map(|(k, s)| (PublicKey::from_commonware(k.clone()), Share(s.clone())))
+        .collect();
+    Ok((DkgOutput(output), shares))
+}
+
+/// The configuration of ceremony number `round` on chain `chain_id`.
+/// `previous` is the last successful output when resharing (dealers must be
+/// among its players, at least its threshold of them).
+pub fn info(
+    chain_id: u64,
+    round: u64,
+    previous: Option<&DkgOutput>,
+    dealers: &[PublicKey],
+    players: &[PublicKey],
+) -> Result<Info> {
+    Info::new::<N3f1>(
+        &Domain::Dkg.namespace(chain_id),
+        round,
+        previous.map(|p| p.0.clone()),
+        Mode::NonZeroCounter,
+        fd::Reveal::V1,
+        to_set(dealers)?,
+        to_set(players)?,
+    )
+    .map_err(dkg_err)
+}
+
+/// Starts a dealer: returns its state, the public commitment for every player
+/// and the private dealing for each player. `previous_share` is the dealer's
+/// share of the previous output when resharing (`None` for a fresh DKG).
+#[allow(clippy::type_complexity)]
+pub fn start_dealer(
+    rng: &mut impl CryptoRng,
+    info: &Info,
+    dealer: &PrivateKey,
+    previous_share: Option<&Share>,
+) -> Result<(Dealer, DealerPubMsg, Vec<(PublicKey, DealerPrivMsg)>)> {
+    let (d, public, private) = Dealer::start::<N3f1>(
+        rng,
+        info.clone(),
+        dealer.to_commonware(),
+        previous_share.map(|s| s.0.clone()),
+    )
+    .map_err(dkg_err)?;
+    let private = private
+        .into_iter()
+        .map(|(k, m)| (PublicKey::from_commonware(k), m))
+        .collect();
+    Ok((d, public, private))
+}
+
+/// A player's state for one ceremony.
+pub fn new_player(info: &Info, player: &PrivateKey) -> Result<Player> {
+    Player::new(info.clone(), player.to_commonware()).map_err(dkg_err)
+}
+
+/// Ends a ceremony for a player: its share and the public output.
+pub fn finalize_player(
+    rng: &mut impl CryptoRng,
+    player: Player,
+    logs: Logs,
+) -> Result<(DkgOutput, Share)> {
+    player
+        .finalize::<N3f1>(rng, logs, &Sequential)
+        .map(|(o, s)| (DkgOutput(o), Share(s)))
+        .map_err(dkg_err)
+}
+
+/// Ends a ceremony for an observer: the public output only.
+pub fn observe(rng: &mut impl CryptoRng, logs: Logs) -> Result<DkgOutput> {
+    fd::observe::<MinPk, cbls::PublicKey, N3f1>(rng, logs, &Sequential)
+        .map(DkgOutput)
+        .map_err(dkg_err)
+}

@@ -1,0 +1,665 @@
+//! Attribute access and subscripting.
+
+use crate::value::*;
+use crate::vm::{Flow, PyResult, Vm};
+use num_traits::ToPrimitive;
+use std::rc::Rc;
+
+/// Attribute names that would expose frames, code or the interpreter: always SandboxError.
+const FORBIDDEN_ATTRS: &[&str] = &[
+    "__code__",
+    "__globals__",
+    "__closure__",
+    "__builtins__",
+    "__subclasses__",
+    "gi_frame",
+    "gi_code",
+    "f_back",
+    "f_globals",
+    "f_locals",
+    "f_code",
+    "tb_frame",
+    "__traceback__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__getstate__",
+    "cr_frame",
+    "__func__",
+    "__self__",
+    "__mro_entries__",
+];
+
+/// Resolve a slice against a length: (start, stop, step, count).
+pub fn slice_indices(vm: &Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i64, usize)> {
+    let get = |v: &Value| -> PyResult<Option<i64>> {
+        match v {
+            Value::None => Ok(None),
+            Value::Int(i) => Ok(Some(*i)),
+            Value::Bool(b) => Ok(Some(*b as i64)),
+            Value::BigInt(b) => Ok(Some(if b.sign() == num_bigint::Sign::Minus { i64::MIN / 2 } else { i64::MAX / 2 })),
+            _ => Err(vm.type_err("slice indices must be integers or None or have an __index__ method")),
+        }
+    };
+    let step = get(&s.step)?.unwrap_or(1);
+    if step == 0 {
+        return Err(vm.exc("ValueError", "slice step cannot be zero"));
+    }
+    let len = len as i64;
+    let (lo, hi) = if step < 0 { (-1, len - 1) } else { (0, len) };
+    let norm = |x: Option<i64>, default: i64| -> i64 {
+        match x {
+            None => default,
+            Some(v) => {
+                if v < 0 {
+                    (v + len).max(lo)
+                } else {
+                    v.min(hi)
+                }
+            }
+        }
+    };
+    let start = norm(get(&s.start)?, if step < 0 { hi } else { lo });
+    let stop = norm(get(&s.stop)?, if step < 0 { lo } else { hi });
+    let count = if step > 0 {
+        if stop > start { ((stop - start - 1) / step + 1) as usize } else { 0 }
+    } else if start > stop {
+        ((start - stop - 1) / (-step) + 1) as usize
+    } else {
+        0
+    };
+    Ok((start, stop, step, count))
+}
+
+fn norm_index(i: i64, len: usize) -> Option<usize> {
+    let len = len as i64;
+    let j = if i < 0 { i + len } else { i };
+    if j < 0 || j >= len { None } else { Some(j as usize) }
+}
+
+impl Vm {
+    fn index_of(&self, k: &Value, what: &str) -> PyResult<i64> {
+        match k {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(*b as i64),
+            Value::BigInt(b) => Ok(b.to_i64().unwrap_or(i64::MAX)),
+            _ => Err(self.type_err(format!("{what} indices must be integers or slices, not {}", self.type_name(k)))),
+        }
+    }
+
+    /// `o[k]`
+    pub fn getitem(&mut self, o: &Value, k: &Value) -> PyResult<Value> {
+        match o {
+            Value::List(l) => {
+                if let Value::Slice(s) = k {
+                    let v = l.v.borrow();
+                    let (start, _, step, n) = slice_indices(self, s, v.len())?;
+                    let out: Vec<Value> = (0..n).map(|i| v[(start + i as i64 * step) as usize].clone()).collect();
+                    drop(v);
+                    self.charge(n as u64)?;
+                    return Ok(Value::list(out));
+                }
+                let i = self.index_of(k, "list")?;
+                let v = l.v.borrow();
+                match norm_index(i, v.len()) {
+                    Some(j) => Ok(v[j].clone()),
+                    None => Err(self.exc("IndexError", "list index out of range")),
+                }
+            }
+            Value::Tuple(t) => {
+                if let Value::Slice(s) = k {
+                    let (start, _, step, n) = slice_indices(self, s, t.v.len())?;
+                    self.charge(n as u64)?;
+                    let out: Vec<Value> = (0..n).map(|i| t.v[(start + i as i64 * step) as usize].clone()).collect();
+                    return Ok(Value::tuple(out));
+                }
+                let i = self.index_of(k, "tuple")?;
+                match norm_index(i, t.v.len()) {
+                    Some(j) => Ok(t.v[j].clone()),
+                    None => Err(self.exc("IndexError", "tuple index out of range")),
+                }
+            }
+            Value::Str(s) => {
+                if let Value::Slice(sl) = k {
+                    let (start, _, step, n) = slice_indices(self, sl, s.nchars)?;
+                    self.charge(n as u64)?;
+                    if s.is_ascii() {
+                        let b = s.s.as_bytes();
+                        let out: String = (0..n).map(|i| b[(start + i as i64 * step) as usize] as char).collect();
+                        return Ok(Value::str(out));
+                    }
+                    let chars: Vec<char> = s.s.chars().collect();
+                    let out: String = (0..n).map(|i| chars[(start + i as i64 * step) as usize]).collect();
+                    return Ok(Value::str(out));
+                }
+                let i = self.index_of(k, "string")?;
+                match norm_index(i, s.nchars) {
+                    Some(j) => {
+                        if s.is_ascii() {
+                            Ok(Value::str(&s.s[j..j + 1]))
+                        } else {
+                            self.charge(j as u64 / 8)?;
+                            Ok(Value::str(s.s.chars().nth(j).map(|c| c.to_string()).unwrap_or_default()))
+                        }
+                    }
+                    None => Err(self.exc("IndexError", "string index out of range")),
+                }
+            }
+            Value::Bytes(b) => {
+                if let Value::Slice(sl) = k {
+                    let (start, _, step, n) = slice_indices(self, sl, b.b.len())?;
+                    let out: Vec<u8> = (0..n).map(|i| b.b[(start + i as i64 * step) as usize]).collect();
+                    return Ok(Value::bytes(out));
+                }
+                let i = self.index_of(k, "byte")?;
+                match norm_index(i, b.b.len()) {
+                    Some(j) => Ok(Value::Int(b.b[j] as i64)),
+                    None => Err(self.exc("IndexError", "index out of range")),
+                }
+            }
+            Value::ByteArray(b) => {
+                let bb = b.b.borrow();
+                if let Value::Slice(sl) = k {
+                    let (start, _, step, n) = slice_indices(self, sl, bb.len())?;
+                    let out: Vec<u8> = (0..n).map(|i| bb[(start + i as i64 * step) as usize]).collect();
+                    return Ok(Value::ByteArray(Rc::new(PyByteArray { acct: crate::heap::Acct::new(out.len() + 40), b: std::cell::RefCell::new(out) })));
+                }
+                let i = self.index_of(k, "bytearray")?;
+                match norm_index(i, bb.len()) {
+                    Some(j) => Ok(Value::Int(bb[j] as i64)),
+                    None => Err(self.exc("IndexError", "bytearray index out of range")),
+                }
+            }
+            Value::Range(r) => {
+                if let Value::Slice(sl) = k {
+                    let n = r.len() as usize;
+                    let (start, _, step, cnt) = slice_indices(self, sl, n)?;
+                    let ns = r.start + start * r.step;
+                    let nstep = r.step * step;
+                    let nstop = ns + cnt as i64 * nstep;
+                    return Ok(Value::Range(Rc::new(PyRange { start: ns, stop: nstop, step: nstep })));
+                }
+                let i = self.index_of(k, "range")?;
+                match norm_index(i, r.len() as usize) {
+                    Some(j) => Ok(Value::Int(r.start + j as i64 * r.step)),
+                    None => Err(self.exc("IndexError", "range object index out of range")),
+                }
+            }
+            Value::Dict(d) => {
+                self.charge(crate::cost::DICT)?;
+                match self.dict_get(d, k)? {
+                    Some(v) => Ok(v),
+                    None => Err(self.exc_args("KeyError", vec![k.clone()])),
+                }
+            }
+            Value::Instance(_) => {
+                if let Some(m) = self.lookup_special(o, "__getitem__") {
+                    return self.call(&m, vec![o.clone(), k.clone()], vec![]);
+                }
+                Err(self.type_err(format!("'{}' object is not subscriptable", self.type_name(o))))
+            }
+            Value::Class(c) => {
+                if let Some(m) = self.class_lookup(c, "__class_getitem__") {
+                    return self.call(&m, vec![o.clone(), k.clone()], vec![]);
+                }
+                if c.builtin {
+                    // list[int] style generic aliases: return the class itself.
+                    return Ok(o.clone());
+                }
+                Err(self.type_err(format!("'type' object is not subscriptable")))
+            }
+            _ => Err(self.type_err(format!("'{}' object is not subscriptable", self.type_name(o)))),
+        }
+    }
+
+    /// `o[k] = v`
+    pub fn setitem(&mut self, o: &Value, k: Value, v: Value) -> PyResult<()> {
+        match o {
+            Value::List(l) => {
+                if let Value::Slice(s) = &k {
+                    let items = self.collect(&v)?;
+                    let len = l.v.borrow().len();
+                    let (start, stop, step, n) = slice_indices(self, s, len)?;
+                    if step == 1 {
+                        let stop = stop.max(start);
+                        let mut lv = l.v.borrow_mut();
+                        let tail: Vec<Value> = lv.splice(start as usize..stop as usize, items).collect();
+                        drop(lv);
+                        drop(tail);
+                    } else {
+                        if items.len() != n {
+                            return Err(self.exc(
+                                "ValueError",
+                                format!("attempt to assign sequence of size {} to extended slice of size {}", items.len(), n),
+                            ));
+                        }
+                        let mut lv = l.v.borrow_mut();
+                        for (i, x) in items.into_iter().enumerate() {
+                            lv[(start + i as i64 * step) as usize] = x;
+                        }
+                    }
+                    return Ok(());
+                }
+                let i = self.index_of(&k, "list")?;
+                let mut lv = l.v.borrow_mut();
+                match norm_index(i, lv.len()) {
+                    Some(j) => {
+                        let old = std::mem::replace(&mut lv[j], v);
+                        drop(lv);
+                        drop(old);
+                        Ok(())
+                    }
+                    None => Err(self.exc("IndexError", "list assignment index out of range")),
+                }
+            }
+            Value::Dict(d) => {
+                self.charge(crate::cost::DICT)?;
+                self.dict_setitem(d, k, v)
+            }
+            Value::ByteArray(b) => {
+                let i = self.index_of(&k, "bytearray")?;
+                let x = match v {
+                    Value::Int(x) if (0..256).contains(&x) => x as u8,
+                    _ => return Err(self.exc("ValueError", "byte must be in range(0, 256)")),
+                };
+                let mut bb = b.b.borrow_mut();
+                match norm_index(i, bb.len()) {
+                    Some(j) => {
+                        bb[j] = x;
+                        Ok(())
+                    }
+                    None => Err(self.exc("IndexError", "bytearray index out of range")),
+                }
+            }
+            Value::Instance(_) => {
+                if let Some(m) = self.lookup_special(o, "__setitem__") {
+                    self.call(&m, vec![o.clone(), k, v], vec![])?;
+                    return Ok(());
+                }
+                Err(self.type_err(format!("'{}' object does not support item assignment", self.type_name(o))))
+            }
+            _ => Err(self.type_err(format!("'{}' object does not support item assignment", self.type_name(o)))),
+        }
+    }
+
+    /// `del o[k]`
+    pub fn delitem(&mut self, o: &Value, k: &Value) -> PyResult<()> {
+        match o {
+            Value::List(l) => {
+                if let Value::Slice(s) = k {
+                    let len = l.v.borrow().len();
+                    let (start, _, step, n) = slice_indices(self, s, len)?;
+                    let mut idx: Vec<usize> = (0..n).map(|i| (start + i as i64 * step) as usize).collect();
+                    idx.sort_unstable();
+                    let mut lv = l.v.borrow_mut();
+                    let mut removed = Vec::new();
+                    for j in idx.into_iter().rev() {
+                        removed.push(lv.remove(j));
+                    }
+                    drop(lv);
+                    drop(removed);
+                    return Ok(());
+                }
+                let i = self.index_of(k, "list")?;
+                let mut lv = l.v.borrow_mut();
+                match norm_index(i, lv.len()) {
+                    Some(j) => {
+                        let x = lv.remove(j);
+                        drop(lv);
+                        drop(x);
+                        Ok(())
+                    }
+                    None => Err(self.exc("IndexError", "list assignment index out of range")),
+                }
+            }
+            Value::Dict(d) => match self.dict_del(&d.d, k)? {
+                Some(_) => Ok(()),
+                None => Err(self.exc_args("KeyError", vec![k.clone()])),
+            },
+            Value::Instance(_) => {
+                if let Some(m) = self.lookup_special(o, "__delitem__") {
+                    self.call(&m, vec![o.clone(), k.clone()], vec![])?;
+                    return Ok(());
+                }
+                Err(self.type_err(format!("'{}' object does not support item deletion", self.type_name(o))))
+            }
+            _ => Err(self.type_err(format!("'{}' object does not support item deletion", self.type_name(o)))),
+        }
+    }
+
+    fn no_attr(&self, o: &Value, name: &str) -> Flow {
+        match o {
+            Value::Module(m) => self.exc("AttributeError", format!("module '{}' has no attribute '{}'", m.name, name)),
+            Value::Class(c) => self.exc("AttributeError", format!("type object '{}' has no attribute '{}'", c.name, name)),
+            _ => self.exc("AttributeError", format!("'{}' object has no attribute '{}'", self.type_name(o), name)),
+        }
+    }
+
+    /// Bind a class attribute found for an instance access.
+    fn bind_class_attr(&mut self, attr: Value, inst: &Value, cls: &Rc<Class>) -> PyResult<Value> {
+        Ok(match attr {
+            Value::Function(_) => Value::BoundMethod(Rc::new(BoundMethod { recv: inst.clone(), func: attr })),
+            Value::Wrapper(ref w) => match &**w {
+                Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: Value::Class(cls.clone()), func: f.clone() })),
+                Wrapper::StaticMethod(f) => f.clone(),
+                Wrapper::Property { fget, .. } => {
+                    if fget.is_none() {
+                        return Err(self.exc("AttributeError", "property has no getter"));
+                    }
+                    let g = fget.clone();
+                    return self.call(&g, vec![inst.clone()], vec![]);
+                }
+                _ => attr.clone(),
+            },
+            Value::Instance(_) => {
+                // descriptor protocol: __get__
+                if let Some(g) = self.lookup_special(&attr, "__get__") {
+                    return self.call(&g, vec![attr.clone(), inst.clone(), Value::Class(cls.clone())], vec![]);
+                }
+                attr
+            }
+            other => other,
+        })
+    }
+
+    /// `o.name`
+    pub fn get_attr(&mut self, o: &Value, name: &str) -> PyResult<Value> {
+        if name.starts_with("__") && FORBIDDEN_ATTRS.contains(&name) || FORBIDDEN_ATTRS.contains(&name) {
+            return Err(self.sandbox(format!("access to attribute '{name}' is not allowed in the PVM")));
+        }
+        match o {
+            Value::Instance(inst) => {
+                let cls = inst.class.borrow().clone();
+                let cattr = self.class_lookup(&cls, name);
+                // data descriptors first
+                if let Some(a) = &cattr {
+                    let is_data = match a {
+                        Value::Wrapper(w) => matches!(&**w, Wrapper::Property { .. }),
+                        Value::Instance(_) => self.lookup_special(a, "__set__").is_some() && self.lookup_special(a, "__get__").is_some(),
+                        _ => false,
+                    };
+                    if is_data {
+                        return self.bind_class_attr(a.clone(), o, &cls);
+                    }
+                }
+                if let Some(v) = inst.dict.borrow().get_str(name) {
+                    return Ok(v.clone());
+                }
+                if let Some(a) = cattr {
+                    return self.bind_class_attr(a, o, &cls);
+                }
+                match name {
+                    "__class__" => return Ok(Value::Class(cls)),
+                    "__dict__" => {
+                        let d = inst.dict.borrow().clone();
+                        return Ok(Value::dict(d));
+                    }
+                    _ => {}
+                }
+                if inst.exc.is_some() {
+                    match name {
+                        "args" => return Ok(inst.native.borrow().clone().unwrap_or_else(|| Value::tuple(vec![]))),
+                        "__cause__" => return Ok(inst.exc.as_ref().and_then(|e| e.borrow().cause.clone()).unwrap_or_default()),
+                        "__context__" => return Ok(inst.exc.as_ref().and_then(|e| e.borrow().context.clone()).unwrap_or_default()),
+                        "__suppress_context__" => return Ok(Value::Bool(inst.exc.as_ref().is_some_and(|e| e.borrow().suppress_context))),
+                        "value" if self.isinstance_name(o, "StopIteration") => return Ok(self.stop_value(o)),
+                        _ => {}
+                    }
+                }
+                if let Some(ga) = self.class_lookup(&cls, "__getattr__") {
+                    return self.call(&ga, vec![o.clone(), Value::str(name)], vec![]);
+                }
+                Err(self.no_attr(o, name))
+            }
+            Value::Class(c) => {
+                match name {
+                    "__name__" => return Ok(Value::str(&*c.name)),
+                    "__qualname__" => return Ok(Value::str(&*c.qualname)),
+                    "__mro__" => {
+                        let mut v = vec![Value::Class(c.clone())];
+                        v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
+                        return Ok(Value::tuple(v));
+                    }
+                    "__bases__" => return Ok(Value::tuple(c.bases.iter().map(|x| Value::Class(x.clone())).collect())),
+                    "__base__" => return Ok(c.bases.first().map(|b| Value::Class(b.clone())).unwrap_or_default()),
+                    "__dict__" => {
+                        let d = c.dict.borrow().clone();
+                        return Ok(Value::dict(d));
+                    }
+                    "__class__" => return Ok(Value::Class(self.types.get(TypeKind::Type))),
+                    _ => {}
+                }
+                match self.class_lookup(c, name) {
+                    Some(v) => Ok(match v {
+                        Value::Wrapper(ref w) => match &**w {
+                            Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: o.clone(), func: f.clone() })),
+                            Wrapper::StaticMethod(f) => f.clone(),
+                            _ => v.clone(),
+                        },
+                        Value::Instance(_) => {
+                            if let Some(g) = self.lookup_special(&v, "__get__") {
+                                return self.call(&g, vec![v.clone(), Value::None, o.clone()], vec![]);
+                            }
+                            v
+                        }
+                        v => v,
+                    }),
+                    None => {
+                        if c.builtin {
+                            if let Some(b) = crate::methods::unbound_method(self, c, name) {
+                                return Ok(b);
+                            }
+                        }
+                        Err(self.no_attr(o, name))
+                    }
+                }
+            }
+            Value::Module(m) => {
+                if name == "__name__" {
+                    return Ok(Value::str(&*m.name));
+                }
+                if name == "__dict__" {
+                    return Err(self.sandbox("module __dict__ access is not allowed in the PVM"));
+                }
+                match m.dict.borrow().get_str(name) {
+                    Some(v) => Ok(v.clone()),
+                    None => Err(self.no_attr(o, name)),
+                }
+            }
+            Value::Function(f) => match name {
+                "__name__" => Ok(Value::str(&**f.name.borrow())),
+                "__qualname__" => Ok(Value::str(&*f.code.qualname)),
+                "__module__" => Ok(Value::str(&*f.globals.name)),
+                "__doc__" => Ok(Value::None),
+                "__defaults__" => Ok(if f.defaults.is_empty() { Value::None } else { Value::tuple(f.defaults.clone()) }),
+                "__dict__" => Ok(Value::dict(f.dict.borrow().clone().unwrap_or_default())),
+                _ => match f.dict.borrow().as_ref().and_then(|d| d.get_str(name).cloned()) {
+                    Some(v) => Ok(v),
+                    None => Err(self.no_attr(o, name)),
+                },
+            },
+            Value::BoundMethod(b) => match name {
+                "__name__" | "__qualname__" | "__doc__" => {
+                    let f = b.func.clone();
+                    self.get_attr(&f, name)
+                }
+                _ => Err(self.no_attr(o, name)),
+            },
+            Value::Wrapper(w) => match &**w {
+                Wrapper::Super { cls, obj } => {
+                    let start = match obj {
+                        Value::Class(c) => c.clone(),
+                        _ => self.class_of(obj),
+                    };
+                    match self.class_lookup_after(&start, cls, name) {
+                        Some(v) => match obj {
+                            Value::Class(_) => Ok(match v {
+                                Value::Wrapper(ref w2) => match &**w2 {
+                                    Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: obj.clone(), func: f.clone() })),
+                                    Wrapper::StaticMethod(f) => f.clone(),
+                                    _ => v.clone(),
+                                },
+                                v => v,
+                            }),
+                            _ => {
+                                let obj = obj.clone();
+                                self.bind_class_attr(v, &obj, &start)
+                            }
+                        },
+                        None => {
+                            if name == "__init__" {
+                                // object.__init__: accept and ignore
+                                return Ok(Value::Builtin(Rc::new(Builtin { kind: BuiltinKind::Func("__object_init__"), recv: None })));
+                            }
+                            Err(self.exc("AttributeError", format!("'super' object has no attribute '{name}'")))
+                        }
+                    }
+                }
+                Wrapper::Property { fget, fset, fdel } => match name {
+                    "setter" | "getter" | "deleter" => Ok(Value::Builtin(Rc::new(Builtin {
+                        kind: BuiltinKind::Method(match name {
+                            "setter" => "setter",
+                            "getter" => "getter",
+                            _ => "deleter",
+                        }),
+                        recv: Some(o.clone()),
+                    }))),
+                    "fget" => Ok(fget.clone()),
+                    "fset" => Ok(fset.clone()),
+                    "fdel" => Ok(fdel.clone()),
+                    _ => Err(self.no_attr(o, name)),
+                },
+                Wrapper::ClassMethod(f) | Wrapper::StaticMethod(f) => match name {
+                    "__func__" => Ok(f.clone()),
+                    _ => Err(self.no_attr(o, name)),
+                },
+            },
+            _ => {
+                if name == "__class__" {
+                    return Ok(Value::Class(self.class_of(o)));
+                }
+                crate::methods::native_attr(self, o, name)
+            }
+        }
+    }
+
+    /// `o.name = v`
+    pub fn set_attr(&mut self, o: &Value, name: &str, v: Value) -> PyResult<()> {
+        if FORBIDDEN_ATTRS.contains(&name) {
+            return Err(self.sandbox(format!("setting attribute '{name}' is not allowed in the PVM")));
+        }
+        match o {
+            Value::Instance(inst) => {
+                let cls = inst.class.borrow().clone();
+                if let Some(a) = self.class_lookup(&cls, name) {
+                    match &a {
+                        Value::Wrapper(w) => {
+                            if let Wrapper::Property { fset, .. } = &**w {
+                                if fset.is_none() {
+                                    return Err(self.exc(
+                                        "AttributeError",
+                                        format!("can't set attribute '{name}'"),
+                                    ));
+                                }
+                                let f = fset.clone();
+                                self.call(&f, vec![o.clone(), v], vec![])?;
+                                return Ok(());
+                            }
+                        }
+                        Value::Instance(_) => {
+                            if let Some(s) = self.lookup_special(&a, "__set__") {
+                                self.call(&s, vec![a.clone(), o.clone(), v], vec![])?;
+                                return Ok(());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some(sa) = self.class_lookup(&cls, "__setattr__") {
+                    if let Value::Function(_) = sa {
+                        self.call(&sa, vec![o.clone(), Value::str(name), v], vec![])?;
+                        return Ok(());
+                    }
+                }
+                self.raw_setattr(inst, &cls, name, v)
+            }
+            Value::Class(c) => {
+                if c.builtin {
+                    return Err(self.type_err(format!("cannot set '{name}' attribute of immutable type '{}'", c.name)));
+                }
+                c.dict.borrow_mut().set_str(Rc::new(PyStr::new(name)), v);
+                Ok(())
+            }
+            Value::Function(f) => {
+                if name == "__name__" {
+                    if let Value::Str(s) = &v {
+                        *f.name.borrow_mut() = Rc::from(&*s.s);
+                        return Ok(());
+                    }
+                }
+                let mut d = f.dict.borrow_mut();
+                d.get_or_insert_with(Default::default).set_str(Rc::new(PyStr::new(name)), v);
+                Ok(())
+            }
+            Value::Module(_) => Err(self.sandbox("modifying modules is not allowed in the PVM")),
+            _ => Err(self.exc(
+                "AttributeError",
+                format!("'{}' object has no attribute '{}'", self.type_name(o), name),
+            )),
+        }
+    }
+
+    /// Store directly into the instance dict (object.__setattr__).
+    pub fn raw_setattr(&mut self, inst: &Rc<Instance>, cls: &Rc<Class>, name: &str, v: Value) -> PyResult<()> {
+        if let Some(slots) = &cls.slots {
+            let allowed = slots.iter().any(|s| &**s == name)
+                || cls.mro.iter().any(|c| c.slots.as_ref().is_some_and(|s| s.iter().any(|x| &**x == name)) || (!c.builtin && c.slots.is_none()));
+            if !allowed {
+                return Err(self.exc("AttributeError", format!("'{}' object has no attribute '{}'", cls.name, name)));
+            }
+        }
+        self.check_mem(64)?;
+        let old = {
+            let mut d = inst.dict.borrow_mut();
+            let o = d.get_str(name).cloned();
+            d.set_str(Rc::new(PyStr::new(name)), v);
+            o
+        };
+        drop(old);
+        Ok(())
+    }
+
+    /// `del o.name`
+    pub fn del_attr(&mut self, o: &Value, name: &str) -> PyResult<()> {
+        match o {
+            Value::Instance(inst) => {
+                let cls = inst.class.borrow().clone();
+                if let Some(Value::Wrapper(w)) = self.class_lookup(&cls, name) {
+                    if let Wrapper::Property { fdel, .. } = &*w {
+                        if !fdel.is_none() {
+                            let f = fdel.clone();
+                            self.call(&f, vec![o.clone()], vec![])?;
+                            return Ok(());
+                        }
+                    }
+                }
+                if let Some(da) = self.class_lookup(&cls, "__delattr__") {
+                    self.call(&da, vec![o.clone(), Value::str(name)], vec![])?;
+                    return Ok(());
+                }
+                let r = inst.dict.borrow_mut().del_str(name);
+                match r {
+                    Some(_) => Ok(()),
+                    None => Err(self.no_attr(o, name)),
+                }
+            }
+            Value::Class(c) if !c.builtin => {
+                let r = c.dict.borrow_mut().del_str(name);
+                match r {
+                    Some(_) => Ok(()),
+                    None => Err(self.no_attr(o, name)),
+                }
+            }
+            _ => Err(self.no_attr(o, name)),
+        }
+    }
+}

@@ -1,0 +1,823 @@
+//! The store: index + activity bitmap + MMR over the durable operation log, with a pending
+//! block overlay (nested checkpoints) and a window of retained historical versions.
+
+use crate::bitmap::{Bitmap, build_levels, path_in};
+use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, state_root};
+use crate::log::{FrameView, Log, sync_dir};
+use crate::mmr::Mmr;
+use crate::op::{Op, Reader};
+use crate::proof::{Proof, Witness};
+use crate::{Error, MAX_KEY_LEN, MAX_VALUE_LEN};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+
+const PENDING: u64 = u64::MAX;
+const PINNED_FILE: &str = "pinned.bin";
+const PINNED_MAGIC: &[u8; 4] = b"CQP1";
+
+/// Store configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Number of committed versions that stay readable and provable (latest included), `>= 1`.
+    pub history: u64,
+    /// Target size of one log segment file; pruning deletes whole segments.
+    pub segment_bytes: u64,
+    /// Prune history older than the window automatically after each commit.
+    pub auto_prune: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { history: 128, segment_bytes: 64 << 20, auto_prune: true }
+    }
+}
+
+/// Handle to a nested overlay layer returned by [`Db::checkpoint`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkpoint {
+    depth: usize,
+    id: u64,
+}
+
+/// What a commit produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CommitInfo {
+    /// The new version (1 for the first commit; 0 is the empty store).
+    pub version: u64,
+    /// The state root of the new version.
+    pub root: Hash,
+    /// Total operations in the log history (the MMR size in leaves).
+    pub op_count: u64,
+    /// Inactivity floor after the commit.
+    pub floor: u64,
+    /// Live keys after the commit.
+    pub active_keys: u64,
+}
+
+/// Size and shape of the store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// Latest committed version.
+    pub version: u64,
+    /// Operations ever appended.
+    pub op_count: u64,
+    /// Inactivity floor.
+    pub floor: u64,
+    /// Live keys.
+    pub active_keys: u64,
+    /// Operations before this location have been pruned from disk.
+    pub pruned_to: u64,
+    /// Bytes on disk (segments plus pinned-node file).
+    pub disk_bytes: u64,
+    /// Number of log segment files.
+    pub segments: usize,
+}
+
+#[derive(Debug, Default)]
+struct Record {
+    info: CommitInfo,
+    /// Key -> its location at `version - 1` (None = absent), for keys changed by this version.
+    undo_index: HashMap<Vec<u8>, Option<u64>>,
+    /// Chunk index -> chunk at `version - 1`, for chunks whose existing bits this version changed.
+    undo_chunks: HashMap<u64, Chunk>,
+}
+
+#[derive(Debug)]
+struct Layer {
+    id: u64,
+    writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+}
+
+/// The authenticated world-state store. All methods are synchronous; `&self` methods only read.
+///
+/// Invariants: `index` maps every live key to the location of its active `Update`; bit `l` of
+/// `bitmap` is set iff `l` is such a location; `mmr` has one leaf per operation; every active
+/// location is `>= floor`; the last record describes `version` and its `root` equals
+/// `state_root(op_count, mmr root, bitmap root)`.
+#[derive(Debug)]
+pub struct Db {
+    dir: PathBuf,
+    cfg: Config,
+    _lock: File,
+    log: Log,
+    mmr: Mmr,
+    bitmap: Bitmap,
+    index: BTreeMap<Vec<u8>, u64>,
+    floor: u64,
+    records: VecDeque<Record>,
+    layers: Vec<Layer>,
+    next_layer_id: u64,
+    poisoned: bool,
+}
+
+/// Validates a key length.
+pub fn check_key(key: &[u8]) -> Result<(), Error> {
+    if key.is_empty() || key.len() > MAX_KEY_LEN {
+        return Err(Error::KeyLength { len: key.len() });
+    }
+    Ok(())
+}
+
+impl Db {
+    /// Opens the store in `dir` (created if missing), recovering to the last committed version.
+    pub fn open(dir: impl AsRef<Path>, cfg: Config) -> Result<Db, Error> {
+        if cfg.history == 0 {
+            return Err(Error::Config("history must be at least 1".into()));
+        }
+        if cfg.segment_bytes == 0 {
+            return Err(Error::Config("segment_bytes must be positive".into()));
+        }
+        let dir = dir.as_ref().to_path_buf();
+        fs::create_dir_all(&dir)?;
+        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("LOCK"))?;
+        if lock.try_lock().is_err() {
+            return Err(Error::Locked);
+        }
+        let _ = fs::remove_file(dir.join("pinned.tmp"));
+        let (pruned, peaks) = read_pinned(&dir)?;
+        let mmr = Mmr::from_pinned(pruned, &peaks).ok_or_else(|| Error::Corrupt("pinned peaks".into()))?;
+        let mut bitmap = Bitmap::default();
+        for _ in 0..pruned {
+            bitmap.push(false);
+        }
+        let mut st = Replay {
+            mmr,
+            bitmap,
+            index: BTreeMap::new(),
+            floor: pruned,
+            records: VecDeque::new(),
+            history: cfg.history,
+            last_root: None,
+        };
+        let log = Log::open(&dir, cfg.segment_bytes, pruned, |f| st.frame(f))?;
+        let mut st = st;
+        st.bitmap.merkleize();
+        let op_count = st.mmr.leaves();
+        let root = state_root(op_count, &st.mmr.root(), &st.bitmap.root());
+        if let Some(expected) = st.last_root
+            && expected != root
+        {
+            return Err(Error::Corrupt("recomputed state root differs from the logged root".into()));
+        }
+        // Versions whose live operations reach below the pruned prefix cannot be rebuilt.
+        while st.records.len() > 1 && st.records.front().is_some_and(|r| r.info.floor < pruned) {
+            st.records.pop_front();
+        }
+        if let Some(front) = st.records.front_mut() {
+            front.undo_index = HashMap::new();
+            front.undo_chunks = HashMap::new();
+        }
+        if st.records.is_empty() {
+            // Empty store: version 0.
+            st.records.push_back(Record {
+                info: CommitInfo { version: 0, root, op_count: 0, floor: 0, active_keys: 0 },
+                ..Record::default()
+            });
+        }
+        Ok(Db {
+            dir,
+            cfg,
+            _lock: lock,
+            log,
+            mmr: st.mmr,
+            bitmap: st.bitmap,
+            index: st.index,
+            floor: st.floor,
+            records: st.records,
+            layers: vec![Layer { id: 0, writes: BTreeMap::new() }],
+            next_layer_id: 1,
+            poisoned: false,
+        })
+    }
+
+    fn latest(&self) -> &CommitInfo {
+        &self.records.back().expect("at least one record").info
+    }
+
+    /// Latest committed version.
+    pub fn version(&self) -> u64 {
+        self.latest().version
+    }
+
+    /// State root of the latest committed version.
+    pub fn root(&self) -> Hash {
+        self.latest().root
+    }
+
+    /// Oldest version still readable and provable.
+    pub fn oldest_version(&self) -> u64 {
+        self.records.front().expect("at least one record").info.version
+    }
+
+    /// Commit info of every retained version, oldest first.
+    pub fn history(&self) -> Vec<CommitInfo> {
+        self.records.iter().map(|r| r.info).collect()
+    }
+
+    /// Commit info of a retained version.
+    pub fn commit_info(&self, version: u64) -> Result<CommitInfo, Error> {
+        Ok(self.record(version)?.info)
+    }
+
+    fn record(&self, version: u64) -> Result<&Record, Error> {
+        let oldest = self.oldest_version();
+        let latest = self.version();
+        if version < oldest || version > latest {
+            return Err(Error::VersionUnavailable { version, oldest, latest });
+        }
+        Ok(&self.records[(version - oldest) as usize])
+    }
+
+    /// Size and shape of the store.
+    pub fn stats(&self) -> Stats {
+        let info = self.latest();
+        Stats {
+            version: info.version,
+            op_count: info.op_count,
+            floor: info.floor,
+            active_keys: info.active_keys,
+            pruned_to: self.log.base(),
+            disk_bytes: self.disk_bytes(),
+            segments: self.log.segment_count(),
+        }
+    }
+
+    /// Bytes the store occupies on disk.
+    pub fn disk_bytes(&self) -> u64 {
+        let pinned = fs::metadata(self.dir.join(PINNED_FILE)).map(|m| m.len()).unwrap_or(0);
+        self.log.disk_bytes() + pinned
+    }
+
+    // ----- pending block overlay -----
+
+    /// Writes `key = value` into the innermost open overlay layer.
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), Error> {
+        check_key(key)?;
+        if value.len() > MAX_VALUE_LEN {
+            return Err(Error::ValueLength { len: value.len() });
+        }
+        self.top().insert(key.to_vec(), Some(value.to_vec()));
+        Ok(())
+    }
+
+    /// Deletes `key` in the innermost open overlay layer (deleting an absent key is a no-op).
+    pub fn delete(&mut self, key: &[u8]) -> Result<(), Error> {
+        check_key(key)?;
+        self.top().insert(key.to_vec(), None);
+        Ok(())
+    }
+
+    fn top(&mut self) -> &mut BTreeMap<Vec<u8>, Option<Vec<u8>>> {
+        &mut self.layers.last_mut().expect("layer 0 always open").writes
+    }
+
+    /// Reads `key` as the pending block sees it (overlay first, then the latest commit).
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        check_key(key)?;
+        for layer in self.layers.iter().rev() {
+            if let Some(v) = layer.writes.get(key) {
+                return Ok(v.clone());
+            }
+        }
+        self.get_committed(key)
+    }
+
+    /// Reads `key` in the latest committed version, ignoring pending writes.
+    pub fn get_committed(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        check_key(key)?;
+        match self.index.get(key) {
+            Some(&loc) => self.value_at_loc(loc).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Reads `key` in a retained committed version.
+    pub fn get_at(&self, version: u64, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        check_key(key)?;
+        self.record(version)?;
+        match self.loc_at(version, key) {
+            Some(loc) => self.value_at_loc(loc).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Live keys starting with `prefix` as the pending block sees them, ascending, at most
+    /// `limit` of them, with their values.
+    pub fn scan_prefix(&self, prefix: &[u8], limit: usize) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+        let mut merged: BTreeMap<Vec<u8>, Option<Vec<u8>>> = BTreeMap::new();
+        let in_prefix = |k: &Vec<u8>| k.starts_with(prefix);
+        // Committed keys first (lazy values), then overlay layers from outer to inner.
+        let mut committed: Vec<(&Vec<u8>, u64)> = Vec::new();
+        for (k, &loc) in self.index.range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded)) {
+            if !in_prefix(k) {
+                break;
+            }
+            committed.push((k, loc));
+        }
+        let mut overlay: BTreeMap<&Vec<u8>, &Option<Vec<u8>>> = BTreeMap::new();
+        for layer in &self.layers {
+            for (k, v) in layer.writes.range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded)) {
+                if !in_prefix(k) {
+                    break;
+                }
+                overlay.insert(k, v);
+            }
+        }
+        for (k, loc) in committed {
+            if merged.len() > limit + overlay.len() {
+                break;
+            }
+            if !overlay.contains_key(k) {
+                merged.insert(k.clone(), Some(self.value_at_loc(loc)?));
+            }
+        }
+        for (k, v) in overlay {
+            merged.insert(k.clone(), v.clone());
+        }
+        Ok(merged.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).take(limit).collect())
+    }
+
+    /// Opens a nested overlay layer (transaction or message scope). Writes go to it until it is
+    /// reverted or released.
+    pub fn checkpoint(&mut self) -> Checkpoint {
+        let id = self.next_layer_id;
+        self.next_layer_id += 1;
+        self.layers.push(Layer { id, writes: BTreeMap::new() });
+        Checkpoint { depth: self.layers.len() - 1, id }
+    }
+
+    fn check_cp(&self, cp: Checkpoint) -> Result<(), Error> {
+        match self.layers.get(cp.depth) {
+            Some(l) if cp.depth > 0 && l.id == cp.id => Ok(()),
+            _ => Err(Error::BadCheckpoint { depth: cp.depth, open: self.layers.len() }),
+        }
+    }
+
+    /// Discards every write made since `cp` was taken (including inner checkpoints).
+    pub fn revert(&mut self, cp: Checkpoint) -> Result<(), Error> {
+        self.check_cp(cp)?;
+        self.layers.truncate(cp.depth);
+        Ok(())
+    }
+
+    /// Keeps the writes made since `cp`, folding them into the enclosing layer.
+    pub fn release(&mut self, cp: Checkpoint) -> Result<(), Error> {
+        self.check_cp(cp)?;
+        let inner: Vec<Layer> = self.layers.drain(cp.depth..).collect();
+        let outer = &mut self.layers[cp.depth - 1].writes;
+        for layer in inner {
+            outer.extend(layer.writes);
+        }
+        Ok(())
+    }
+
+    /// Drops every pending write of the block (all layers).
+    pub fn discard_pending(&mut self) {
+        self.layers.truncate(1);
+        self.layers[0].writes.clear();
+    }
+
+    /// Number of pending writes (distinct keys across layers, counted per layer).
+    pub fn pending_len(&self) -> usize {
+        self.layers.iter().map(|l| l.writes.len()).sum()
+    }
+
+    // ----- commit -----
+
+    /// Commits every pending write as the next version and returns its root. The frame is
+    /// durable (fdatasync) before this returns. On an I/O error the store is poisoned.
+    pub fn commit(&mut self) -> Result<CommitInfo, Error> {
+        if self.poisoned {
+            return Err(Error::Poisoned);
+        }
+        let mut changes = std::mem::take(&mut self.layers[0].writes);
+        for layer in self.layers.drain(1..) {
+            changes.extend(layer.writes);
+        }
+        self.poisoned = true; // cleared on success
+        let info = self.commit_changes(changes)?;
+        self.poisoned = false;
+        if self.cfg.auto_prune {
+            self.prune()?;
+        }
+        Ok(info)
+    }
+
+    fn commit_changes(&mut self, changes: BTreeMap<Vec<u8>, Option<Vec<u8>>>) -> Result<CommitInfo, Error> {
+        let version = self.version() + 1;
+        let batch_start = self.mmr.leaves();
+        // 1. classify against the committed index; drop deletes of absent keys.
+        let mut effective: Vec<(Vec<u8>, Option<Vec<u8>>, Option<u64>)> = Vec::with_capacity(changes.len());
+        for (k, v) in changes {
+            let prior = self.index.get(&k).copied();
+            if v.is_none() && prior.is_none() {
+                continue;
+            }
+            effective.push((k, v, prior));
+        }
+        // 2. make the index hold the new key set.
+        let mut structural: Vec<usize> = Vec::new();
+        for (i, (k, v, prior)) in effective.iter().enumerate() {
+            match (v, prior) {
+                (None, Some(_)) => {
+                    self.index.remove(k);
+                    structural.push(i);
+                }
+                (Some(_), None) => {
+                    self.index.insert(k.clone(), PENDING);
+                    structural.push(i);
+                }
+                _ => {}
+            }
+        }
+        // 3. predecessors whose successor link changes.
+        let mut touched: BTreeSet<Vec<u8>> = BTreeSet::new();
+        for &i in &structural {
+            let k = &effective[i].0;
+            if let Some(p) = self.pred_wrap(k)
+                && effective.binary_search_by(|e| e.0.as_slice().cmp(p)).is_err()
+            {
+                touched.insert(p.to_vec());
+            }
+        }
+        // 4 + 5. emit and apply operations in key order.
+        let mut rec = Record::default();
+        let mut body: Vec<u8> = Vec::new();
+        let mut rel: Vec<u64> = Vec::new();
+        let mut scratch: Vec<u8> = Vec::new();
+        let mut touched = touched.into_iter().peekable();
+        let mut effective = effective.into_iter().peekable();
+        let mut emitted = 0u64;
+        loop {
+            let take_touched = match (effective.peek(), touched.peek()) {
+                (None, None) => break,
+                (Some(_), None) => false,
+                (None, Some(_)) => true,
+                (Some(e), Some(t)) => t < &e.0,
+            };
+            emitted += 1;
+            if take_touched {
+                let p = touched.next().expect("peeked");
+                let loc = self.index[&p];
+                let value = match Op::decode(&self.log.read(loc)?)? {
+                    Op::Update { value, .. } => value,
+                    _ => return Err(Error::Corrupt("active location is not an update".into())),
+                };
+                let next_key = self.succ_wrap(&p).to_vec();
+                let op = Op::Update { key: p, value, next_key };
+                self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, Some(loc));
+            } else {
+                let (k, v, prior) = effective.next().expect("peeked");
+                let op = match v {
+                    Some(value) => {
+                        let next_key = self.succ_wrap(&k).to_vec();
+                        Op::Update { key: k, value, next_key }
+                    }
+                    None => Op::Delete { key: k },
+                };
+                self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, prior);
+            }
+        }
+        // 6. raise the inactivity floor: move up to `emitted + 1` active operations to the tip.
+        let mut budget = emitted + 1;
+        while budget > 0 && self.floor < batch_start {
+            let loc = self.floor;
+            self.floor += 1;
+            if !self.bitmap.get(loc) {
+                continue;
+            }
+            let bytes = self.log.read(loc)?;
+            let op = Op::decode(&bytes)?;
+            self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, Some(loc));
+            budget -= 1;
+        }
+        // 7. the commit operation.
+        let active_keys = self.index.len() as u64;
+        let commit = Op::Commit { floor: self.floor, active_keys };
+        self.emit(&mut rec, &commit, &mut body, &mut rel, &mut scratch, None);
+        // 8. root.
+        self.bitmap.merkleize();
+        let op_count = self.mmr.leaves();
+        let root = state_root(op_count, &self.mmr.root(), &self.bitmap.root());
+        // 9. durability.
+        self.log.append_frame(version, &body, &rel, &root)?;
+        // 10. bookkeeping.
+        rec.info = CommitInfo { version, root, op_count, floor: self.floor, active_keys };
+        self.push_record(rec);
+        Ok(*self.latest())
+    }
+
+    /// Appends `op` (whose key previously lived at `prior`) and applies it to index, bitmap,
+    /// MMR and the undo record. Shared by commit and by replay-equivalent bookkeeping.
+    fn emit(
+        &mut self,
+        rec: &mut Record,
+        op: &Op,
+        body: &mut Vec<u8>,
+        rel: &mut Vec<u64>,
+        scratch: &mut Vec<u8>,
+        prior: Option<u64>,
+    ) {
+        scratch.clear();
+        op.encode_into(scratch);
+        rel.push(body.len() as u64);
+        body.extend_from_slice(&(scratch.len() as u32).to_le_bytes());
+        body.extend_from_slice(scratch);
+        self.mmr.push_op(scratch);
+        let loc = self.bitmap.len();
+        match op {
+            Op::Update { key, .. } => {
+                if let Some(p) = self.index.get_mut(key.as_slice()) {
+                    *p = loc;
+                } else {
+                    self.index.insert(key.clone(), loc);
+                }
+                apply_bits(&mut self.bitmap, rec, key, prior, true);
+            }
+            Op::Delete { key } => apply_bits(&mut self.bitmap, rec, key, prior, false),
+            Op::Commit { .. } => self.bitmap.push(false),
+        }
+    }
+
+    fn push_record(&mut self, rec: Record) {
+        self.records.push_back(rec);
+        while self.records.len() as u64 > self.cfg.history {
+            self.records.pop_front();
+        }
+        // The oldest retained version is never rolled back past: its undo data is dead.
+        if let Some(front) = self.records.front_mut() {
+            front.undo_index = HashMap::new();
+            front.undo_chunks = HashMap::new();
+        }
+    }
+
+    /// Largest live key `< key`, else the largest live key (cyclic predecessor).
+    fn pred_wrap(&self, key: &[u8]) -> Option<&[u8]> {
+        self.index
+            .range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
+            .next_back()
+            .or_else(|| self.index.last_key_value())
+            .map(|(k, _)| k.as_slice())
+    }
+
+    /// Smallest live key `> key`, else the smallest live key (cyclic successor). The index must
+    /// be non-empty.
+    fn succ_wrap(&self, key: &[u8]) -> &[u8] {
+        self.index
+            .range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
+            .next()
+            .or_else(|| self.index.first_key_value())
+            .map(|(k, _)| k.as_slice())
+            .expect("index non-empty when a successor is needed")
+    }
+
+    fn value_at_loc(&self, loc: u64) -> Result<Vec<u8>, Error> {
+        match Op::decode(&self.log.read(loc)?)? {
+            Op::Update { value, .. } => Ok(value),
+            _ => Err(Error::Corrupt(format!("location {loc} is not an update"))),
+        }
+    }
+
+    /// Location of `key`'s active update at retained `version` (caller checked retention).
+    fn loc_at(&self, version: u64, key: &[u8]) -> Option<u64> {
+        let oldest = self.oldest_version();
+        for rec in self.records.iter().skip((version + 1 - oldest) as usize) {
+            if let Some(prior) = rec.undo_index.get(key) {
+                return *prior;
+            }
+        }
+        self.index.get(key).copied()
+    }
+
+    /// Cyclic predecessor of `key` among the keys live at `version`.
+    fn pred_at(&self, version: u64, key: &[u8]) -> Option<Vec<u8>> {
+        if version == self.version() {
+            return self.pred_wrap(key).map(|k| k.to_vec());
+        }
+        let oldest = self.oldest_version();
+        let mut changed: BTreeSet<&[u8]> = BTreeSet::new();
+        for rec in self.records.iter().skip((version + 1 - oldest) as usize) {
+            changed.extend(rec.undo_index.keys().map(|k| k.as_slice()));
+        }
+        let live = |k: &[u8]| !changed.contains(k) || self.loc_at(version, k).is_some();
+        let search = |upper: Bound<&[u8]>| -> Option<Vec<u8>> {
+            let a = self.index.range::<[u8], _>((Bound::Unbounded, upper)).rev().map(|(k, _)| k.as_slice()).find(|k| live(k));
+            let b = changed.range::<[u8], _>((Bound::Unbounded, upper)).rev().copied().find(|k| live(k));
+            a.max(b).map(|k| k.to_vec())
+        };
+        search(Bound::Excluded(key)).or_else(|| search(Bound::Unbounded))
+    }
+
+    // ----- proofs -----
+
+    /// Proof of `key`'s value (or absence) against the latest root.
+    pub fn prove(&self, key: &[u8]) -> Result<Proof, Error> {
+        self.prove_at(self.version(), key)
+    }
+
+    /// Proof of `key`'s value (or absence) against the root of retained `version`.
+    pub fn prove_at(&self, version: u64, key: &[u8]) -> Result<Proof, Error> {
+        check_key(key)?;
+        let info = self.record(version)?.info;
+        let n = info.op_count;
+        let peaks = self.mmr.peaks_at(n);
+        let latest = version == self.version();
+        let levels = if latest { None } else { Some(self.historical_levels(version, n)) };
+        let bitmap_root_of = |levels: &Option<Vec<Vec<Hash>>>| match levels {
+            Some(l) => l.last().expect("root level")[0],
+            None => self.bitmap.root(),
+        };
+        if info.active_keys == 0 {
+            let last = if n == 0 {
+                None
+            } else {
+                let op = Op::decode(&self.log.read(n - 1)?)?;
+                let path = self.mmr.path(n, n - 1).ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
+                Some((op, path))
+            };
+            let bitmap_root = bitmap_root_of(&levels);
+            return Ok(Proof { op_count: n, peaks, witness: Witness::Empty { last, bitmap_root } });
+        }
+        let loc = match self.loc_at(version, key) {
+            Some(loc) => loc,
+            None => {
+                let p = self.pred_at(version, key).ok_or_else(|| Error::Corrupt("no live key".into()))?;
+                self.loc_at(version, &p).ok_or_else(|| Error::Corrupt("predecessor vanished".into()))?
+            }
+        };
+        let op = Op::decode(&self.log.read(loc)?)?;
+        let mmr_path = self.mmr.path(n, loc).ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
+        let ci = loc / CHUNK_BITS;
+        let (chunk, bitmap_path) = match &levels {
+            None => (self.bitmap.chunk(ci), self.bitmap.path(loc)),
+            Some(l) => (self.chunk_at(version, n, ci), path_in(l, ci)),
+        };
+        Ok(Proof { op_count: n, peaks, witness: Witness::Op { loc, op, mmr_path, chunk, bitmap_path } })
+    }
+
+    fn historical_chunks(&self, version: u64, n: u64) -> Vec<Chunk> {
+        let mut chunks = self.bitmap.truncated_chunks(n);
+        let oldest = self.oldest_version();
+        for rec in self.records.iter().skip((version + 1 - oldest) as usize).rev() {
+            for (&i, c) in &rec.undo_chunks {
+                if (i as usize) < chunks.len() {
+                    chunks[i as usize] = *c;
+                }
+            }
+        }
+        if let Some(last) = chunks.last_mut()
+            && !n.is_multiple_of(CHUNK_BITS)
+        {
+            for b in (n % CHUNK_BITS)..CHUNK_BITS {
+                last[(b / 8) as usize] &= !(1 << (b % 8));
+            }
+        }
+        chunks
+    }
+
+    fn chunk_at(&self, version: u64, n: u64, ci: u64) -> Chunk {
+        self.historical_chunks(version, n)[ci as usize]
+    }
+
+    fn historical_levels(&self, version: u64, n: u64) -> Vec<Vec<Hash>> {
+        build_levels(&self.historical_chunks(version, n), bitmap_depth(n))
+    }
+
+    // ----- pruning -----
+
+    /// Deletes log segments that hold only operations older than the retained window. Returns
+    /// the number of bytes freed.
+    pub fn prune(&mut self) -> Result<u64, Error> {
+        let boundary = self.records.front().expect("record").info.floor;
+        let Some(start) = self.log.prune_point(boundary) else { return Ok(0) };
+        let before = self.log.disk_bytes();
+        write_pinned(&self.dir, start, &self.mmr.peaks_at(start))?;
+        self.log.drop_before(start)?;
+        self.mmr.prune(start);
+        Ok(before - self.log.disk_bytes())
+    }
+}
+
+/// Clears `prior`'s bit (recording the chunk for undo), appends the new bit, records the key.
+fn apply_bits(bitmap: &mut Bitmap, rec: &mut Record, key: &[u8], prior: Option<u64>, active: bool) {
+    if let Some(p) = prior {
+        let ci = p / CHUNK_BITS;
+        rec.undo_chunks.entry(ci).or_insert_with(|| bitmap.chunk(ci));
+        bitmap.set(p, false);
+    }
+    bitmap.push(active);
+    if !rec.undo_index.contains_key(key) {
+        rec.undo_index.insert(key.to_vec(), prior);
+    }
+}
+
+/// Replay state used while opening.
+struct Replay {
+    mmr: Mmr,
+    bitmap: Bitmap,
+    index: BTreeMap<Vec<u8>, u64>,
+    floor: u64,
+    records: VecDeque<Record>,
+    history: u64,
+    last_root: Option<Hash>,
+}
+
+impl Replay {
+    fn frame(&mut self, f: FrameView<'_>) -> Result<(), Error> {
+        let mut rec = Record::default();
+        let mut committed = None;
+        for (i, bytes) in f.ops.iter().enumerate() {
+            let op = Op::decode(bytes)?;
+            let loc = self.mmr.leaves();
+            self.mmr.push_op(bytes);
+            match op {
+                Op::Update { key, .. } => {
+                    let prior = self.index.insert(key.clone(), loc);
+                    apply_bits(&mut self.bitmap, &mut rec, &key, prior, true);
+                }
+                Op::Delete { key } => {
+                    let prior = self.index.remove(&key);
+                    apply_bits(&mut self.bitmap, &mut rec, &key, prior, false);
+                }
+                Op::Commit { floor, active_keys } => {
+                    if i + 1 != f.ops.len() || active_keys != self.index.len() as u64 {
+                        return Err(Error::Corrupt("misplaced or inconsistent commit operation".into()));
+                    }
+                    self.bitmap.push(false);
+                    self.floor = floor;
+                    committed = Some(active_keys);
+                }
+            }
+        }
+        let Some(active_keys) = committed else {
+            return Err(Error::Corrupt("frame without commit operation".into()));
+        };
+        rec.info = CommitInfo {
+            version: f.version,
+            root: f.root,
+            op_count: self.mmr.leaves(),
+            floor: self.floor,
+            active_keys,
+        };
+        self.last_root = Some(f.root);
+        self.records.push_back(rec);
+        while self.records.len() as u64 > self.history {
+            self.records.pop_front();
+        }
+        if let Some(front) = self.records.front_mut() {
+            front.undo_index = HashMap::new();
+            front.undo_chunks = HashMap::new();
+        }
+        Ok(())
+    }
+}
+
+fn read_pinned(dir: &Path) -> Result<(u64, Vec<Hash>), Error> {
+    let bytes = match fs::read(dir.join(PINNED_FILE)) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, Vec::new())),
+        Err(e) => return Err(e.into()),
+    };
+    if bytes.len() < 32 || *blake3::hash(&bytes[..bytes.len() - 32]).as_bytes() != bytes[bytes.len() - 32..] {
+        return Err(Error::Corrupt("pinned-node file checksum".into()));
+    }
+    let mut r = Reader { buf: &bytes[..bytes.len() - 32], pos: 0 };
+    if r.take(4)? != PINNED_MAGIC {
+        return Err(Error::Corrupt("pinned-node file magic".into()));
+    }
+    let leaves = r.u64()?;
+    let n = r.u32()? as usize;
+    if n != leaves.count_ones() as usize {
+        return Err(Error::Corrupt("pinned-node count".into()));
+    }
+    let mut peaks = Vec::with_capacity(n);
+    for _ in 0..n {
+        peaks.push(r.hash()?);
+    }
+    if !r.done() {
+        return Err(Error::Corrupt("pinned-node file trailing bytes".into()));
+    }
+    Ok((leaves, peaks))
+}
+
+/// Atomically replaces the pinned-node file (write temp, fsync, rename, fsync dir).
+fn write_pinned(dir: &Path, leaves: u64, peaks: &[Hash]) -> Result<(), Error> {
+    let mut b = Vec::new();
+    b.extend_from_slice(PINNED_MAGIC);
+    b.extend_from_slice(&leaves.to_le_bytes());
+    b.extend_from_slice(&(peaks.len() as u32).to_le_bytes());
+    for p in peaks {
+        b.extend_from_slice(p);
+    }
+    let sum = *blake3::hash(&b).as_bytes();
+    b.extend_from_slice(&sum);
+    let tmp = dir.join("pinned.tmp");
+    let mut f = File::create(&tmp)?;
+    f.write_all(&b)?;
+    f.sync_all()?;
+    fs::rename(&tmp, dir.join(PINNED_FILE))?;
+    sync_dir(dir)
+}

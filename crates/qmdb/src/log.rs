@@ -1,0 +1,292 @@
+//! The durable, segmented, append-only operation log.
+//!
+//! The log is a sequence of *frames*, one per committed version, stored in segment files named
+//! `<first location, 20 digits>.seg`. A frame is
+//!
+//! ```text
+//! "CQF1" | version u64 | first_loc u64 | op_count u32 | body_len u64
+//! body: op_count × (u32 len | operation bytes)
+//! root (32) | checksum (32) = blake3(everything from "CQF1" through root)
+//! ```
+//!
+//! A frame is written with one `write` and made durable with `fdatasync` before the commit
+//! returns. On open, the last segment is scanned and cut after its last complete, checksummed
+//! frame, so a crash at any moment leaves exactly the frames that were fully written. Segments
+//! are only ever appended to, rotated at frame boundaries, and deleted oldest first.
+
+use crate::Error;
+use crate::hash::Hash;
+use crate::op::Reader;
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 4] = b"CQF1";
+const HEADER: usize = 4 + 8 + 8 + 4 + 8;
+const TRAILER: usize = 64;
+
+/// One frame handed to the replay callback on open.
+#[derive(Debug)]
+pub struct FrameView<'a> {
+    /// Version committed by the frame.
+    pub version: u64,
+    /// Location of the first operation.
+    pub first_loc: u64,
+    /// Encoded operations, in order.
+    pub ops: Vec<&'a [u8]>,
+    /// State root recorded by the writer.
+    pub root: Hash,
+}
+
+#[derive(Debug)]
+struct Segment {
+    file: File,
+    len: u64,
+}
+
+/// The log. Invariant: `offsets[i]` is the byte offset (within its segment) of the length prefix
+/// of operation `base + i`, and `next_loc == base + offsets.len()`.
+#[derive(Debug)]
+pub struct Log {
+    dir: PathBuf,
+    segment_bytes: u64,
+    segments: BTreeMap<u64, Segment>,
+    offsets: Vec<u64>,
+    base: u64,
+    next_loc: u64,
+    next_version: u64,
+}
+
+fn seg_name(first: u64) -> String {
+    format!("{first:020}.seg")
+}
+
+/// Fsyncs a directory so that file creations, renames and deletions in it are durable.
+pub fn sync_dir(dir: &Path) -> Result<(), Error> {
+    File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+impl Log {
+    /// Opens (or creates) the log in `dir`, replaying every frame through `replay` in order.
+    /// Frames before `min_loc` (pruned history whose segment deletion was interrupted) are
+    /// removed first. Returns the log positioned after the last complete frame.
+    pub fn open(
+        dir: &Path,
+        segment_bytes: u64,
+        min_loc: u64,
+        mut replay: impl FnMut(FrameView<'_>) -> Result<(), Error>,
+    ) -> Result<Log, Error> {
+        let mut starts = Vec::new();
+        for entry in fs::read_dir(dir)? {
+            let name = entry?.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some(stem) = name.strip_suffix(".seg") {
+                let start: u64 =
+                    stem.parse().map_err(|_| Error::Corrupt(format!("bad segment name {name}")))?;
+                starts.push(start);
+            }
+        }
+        starts.sort_unstable();
+        // Finish an interrupted prune: segments wholly before `min_loc` are garbage.
+        while starts.len() > 1 && starts[1] <= min_loc {
+            fs::remove_file(dir.join(seg_name(starts[0])))?;
+            starts.remove(0);
+        }
+        let base = starts.first().copied().unwrap_or(min_loc);
+        if base != min_loc {
+            return Err(Error::Corrupt(format!("log starts at {base}, pinned state expects {min_loc}")));
+        }
+        let mut log = Log {
+            dir: dir.to_path_buf(),
+            segment_bytes,
+            segments: BTreeMap::new(),
+            offsets: Vec::new(),
+            base,
+            next_loc: base,
+            next_version: 0,
+        };
+        let mut first_frame = true;
+        for (i, &start) in starts.iter().enumerate() {
+            let last = i + 1 == starts.len();
+            let path = dir.join(seg_name(start));
+            let bytes = fs::read(&path)?;
+            if start != log.next_loc {
+                return Err(Error::Corrupt(format!("segment {start} does not follow {}", log.next_loc)));
+            }
+            let mut pos = 0usize;
+            while pos < bytes.len() {
+                match parse_frame(&bytes[pos..]) {
+                    Ok((frame, used, rel_offsets)) => {
+                        if frame.first_loc != log.next_loc || (!first_frame && frame.version != log.next_version) {
+                            return Err(Error::Corrupt(format!(
+                                "frame of version {} at loc {} out of order",
+                                frame.version, frame.first_loc
+                            )));
+                        }
+                        first_frame = false;
+                        log.next_version = frame.version + 1;
+                        log.next_loc += frame.ops.len() as u64;
+                        log.offsets.extend(rel_offsets.iter().map(|o| pos as u64 + o));
+                        replay(frame)?;
+                        pos += used;
+                    }
+                    Err(e) if !last => return Err(e),
+                    Err(_) => break,
+                }
+            }
+            let file = OpenOptions::new().read(true).append(true).open(&path)?;
+            if pos < bytes.len() {
+                // Torn tail of the last segment: cut it off durably.
+                file.set_len(pos as u64)?;
+                file.sync_all()?;
+            }
+            log.segments.insert(start, Segment { file, len: pos as u64 });
+        }
+        if log.segments.is_empty() {
+            log.create_segment(base)?;
+        }
+        Ok(log)
+    }
+
+    fn create_segment(&mut self, start: u64) -> Result<(), Error> {
+        let path = self.dir.join(seg_name(start));
+        let file = OpenOptions::new().read(true).append(true).create(true).truncate(false).open(&path)?;
+        file.sync_all()?;
+        sync_dir(&self.dir)?;
+        self.segments.insert(start, Segment { file, len: 0 });
+        Ok(())
+    }
+
+    /// Location the next operation will get.
+    pub fn next_loc(&self) -> u64 {
+        self.next_loc
+    }
+
+    /// First location still stored.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// Version the next frame must carry (0 for an empty log).
+    pub fn next_version(&self) -> u64 {
+        self.next_version
+    }
+
+    /// Writes one frame durably. `body` holds `ops.len()` operations each as `u32 len | bytes`,
+    /// and `rel` their offsets within `body`.
+    pub fn append_frame(&mut self, version: u64, body: &[u8], rel: &[u64], root: &Hash) -> Result<(), Error> {
+        let (&last_start, last) = self.segments.iter().next_back().expect("always one segment");
+        if last.len >= self.segment_bytes && last_start != self.next_loc {
+            self.create_segment(self.next_loc)?;
+        }
+        let mut frame = Vec::with_capacity(HEADER + body.len() + TRAILER);
+        frame.extend_from_slice(MAGIC);
+        frame.extend_from_slice(&version.to_le_bytes());
+        frame.extend_from_slice(&self.next_loc.to_le_bytes());
+        frame.extend_from_slice(&(rel.len() as u32).to_le_bytes());
+        frame.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        frame.extend_from_slice(body);
+        frame.extend_from_slice(root);
+        let sum = *blake3::hash(&frame).as_bytes();
+        frame.extend_from_slice(&sum);
+        let seg = self.segments.values_mut().next_back().expect("always one segment");
+        seg.file.write_all(&frame)?;
+        seg.file.sync_data()?;
+        let start = seg.len + HEADER as u64;
+        seg.len += frame.len() as u64;
+        self.offsets.extend(rel.iter().map(|o| start + o));
+        self.next_loc += rel.len() as u64;
+        self.next_version = version + 1;
+        Ok(())
+    }
+
+    /// Reads the encoded operation at `loc` (`base <= loc < next_loc`).
+    pub fn read(&self, loc: u64) -> Result<Vec<u8>, Error> {
+        if loc < self.base || loc >= self.next_loc {
+            return Err(Error::Corrupt(format!("location {loc} not stored")));
+        }
+        let (_, seg) = self.segments.range(..=loc).next_back().expect("segment covering loc");
+        let off = self.offsets[(loc - self.base) as usize];
+        let mut head = [0u8; 256];
+        let avail = (seg.len - off).min(256) as usize;
+        seg.file.read_exact_at(&mut head[..avail], off)?;
+        if avail < 4 {
+            return Err(Error::Corrupt("short operation record".into()));
+        }
+        let n = u32::from_le_bytes(head[..4].try_into().expect("4 bytes")) as usize;
+        if n + 4 <= avail {
+            return Ok(head[4..4 + n].to_vec());
+        }
+        let mut out = vec![0u8; n];
+        seg.file.read_exact_at(&mut out, off + 4)?;
+        Ok(out)
+    }
+
+    /// The start of the segment that would become the first one if everything before `loc`
+    /// were dropped, when that is later than the current base.
+    pub fn prune_point(&self, loc: u64) -> Option<u64> {
+        let (&start, _) = self.segments.range(..=loc).next_back()?;
+        (start > self.base).then_some(start)
+    }
+
+    /// Deletes every segment before `start` (a value returned by [`Log::prune_point`]).
+    pub fn drop_before(&mut self, start: u64) -> Result<(), Error> {
+        let old: Vec<u64> = self.segments.range(..start).map(|(s, _)| *s).collect();
+        for s in old {
+            self.segments.remove(&s);
+            fs::remove_file(self.dir.join(seg_name(s)))?;
+        }
+        sync_dir(&self.dir)?;
+        self.offsets.drain(..(start - self.base) as usize);
+        self.base = start;
+        Ok(())
+    }
+
+    /// Bytes used by the segments.
+    pub fn disk_bytes(&self) -> u64 {
+        self.segments.values().map(|s| s.len).sum()
+    }
+
+    /// Number of segment files.
+    pub fn segment_count(&self) -> usize {
+        self.segments.len()
+    }
+}
+
+/// Parses one frame at the start of `buf`: the frame, its length, and op offsets relative to
+/// the frame start (pointing at each op's length prefix).
+fn parse_frame(buf: &[u8]) -> Result<(FrameView<'_>, usize, Vec<u64>), Error> {
+    let mut r = Reader { buf, pos: 0 };
+    if r.take(4)? != MAGIC {
+        return Err(Error::Corrupt("bad frame magic".into()));
+    }
+    let version = r.u64()?;
+    let first_loc = r.u64()?;
+    let count = r.u32()? as usize;
+    let body_len = r.u64()?;
+    let total = (HEADER as u64).checked_add(body_len).and_then(|x| x.checked_add(TRAILER as u64));
+    let total = match total {
+        Some(t) if t <= buf.len() as u64 => t as usize,
+        _ => return Err(Error::Corrupt("truncated frame".into())),
+    };
+    let sum: [u8; 32] = buf[total - 32..total].try_into().expect("32 bytes");
+    if *blake3::hash(&buf[..total - 32]).as_bytes() != sum {
+        return Err(Error::Corrupt("frame checksum mismatch".into()));
+    }
+    let mut body = Reader { buf: &buf[HEADER..HEADER + body_len as usize], pos: 0 };
+    let mut ops = Vec::with_capacity(count);
+    let mut rel = Vec::with_capacity(count);
+    for _ in 0..count {
+        rel.push((HEADER + body.pos) as u64);
+        let n = body.u32()? as usize;
+        ops.push(body.take(n)?);
+    }
+    if !body.done() {
+        return Err(Error::Corrupt("trailing bytes in frame body".into()));
+    }
+    let root: Hash = buf[total - 64..total - 32].try_into().expect("32 bytes");
+    Ok((FrameView { version, first_loc, ops, root }, total, rel))
+}

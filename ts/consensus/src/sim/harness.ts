@@ -1,0 +1,261 @@
+/**
+ * The deterministic simulation harness: N validators running real {@link Voter}s over a
+ * simulated network (seeded latency, drops, partitions) and a simulated clock, with
+ * crashes and restarts (journal and finalized chain survive, like a disk), and optional
+ * Byzantine leaders that equivocate. Everything derives from one seed.
+ */
+import { createHash } from "node:crypto";
+import type { Certificate, Equivocation, Message, Proposal, Round, Vote } from "../types.ts";
+import { type Application, DEFAULT_TIMEOUTS, type Journal, type Network, Voter } from "../voter.ts";
+import { SimClock } from "./clock.ts";
+import { MacScheme } from "./mac-scheme.ts";
+import { SimRandom } from "./random.ts";
+
+/** A block of the simulated chain. */
+export interface SimBlock {
+  readonly view: number;
+  readonly parentView: number;
+  readonly parent: string;
+  readonly proposer: number;
+  readonly payload: string;
+}
+
+export function blockDigest(block: SimBlock): string {
+  return createHash("sha256")
+    .update(`${block.view}|${block.parentView}|${block.parent}|${block.proposer}|${block.payload}`)
+    .digest("hex");
+}
+
+export const GENESIS_DIGEST = "0".repeat(64);
+
+export interface SimOptions {
+  seed: number;
+  validators: number;
+  /** one-way latency range in ms */
+  latency: [number, number];
+  /** probability that a message is lost */
+  dropRate: number;
+  /** validators that equivocate whenever they lead */
+  equivocators: readonly number[];
+  /** validators that propose invalid blocks whenever they lead */
+  invalidProposers: readonly number[];
+  timeouts: { leaderTimeoutMs: number; notarizationTimeoutMs: number; nullifyRetryMs: number };
+}
+
+const DEFAULTS: SimOptions = {
+  seed: 1,
+  validators: 4,
+  latency: [10, 50],
+  dropRate: 0,
+  equivocators: [],
+  invalidProposers: [],
+  timeouts: { leaderTimeoutMs: 1_000, notarizationTimeoutMs: 2_000, nullifyRetryMs: 3_000 },
+};
+
+/** What survives a crash: the vote journal and the finalized chain. */
+class Disk implements Journal {
+  readonly votes: Vote[] = [];
+  readonly finalized: Array<{ proposal: Proposal; block: SimBlock }> = [];
+  append(vote: Vote): void {
+    this.votes.push(vote);
+  }
+  load(): readonly Vote[] {
+    return this.votes;
+  }
+}
+
+class SimApp implements Application {
+  readonly genesis = GENESIS_DIGEST;
+  private readonly me: number;
+  private readonly disk: Disk;
+  private readonly invalid: boolean;
+
+  constructor(me: number, disk: Disk, invalid: boolean) {
+    this.me = me;
+    this.disk = disk;
+    this.invalid = invalid;
+  }
+
+  propose(round: Round, parent: { view: number; digest: string }) {
+    const block: SimBlock = {
+      view: round.view,
+      parentView: parent.view,
+      parent: parent.digest,
+      proposer: this.me,
+      payload: this.invalid ? "INVALID" : `txs@${round.view}`,
+    };
+    return { digest: blockDigest(block), block };
+  }
+  digest(block: unknown): string {
+    return blockDigest(block as SimBlock);
+  }
+  link(block: unknown) {
+    const b = block as SimBlock;
+    return { view: b.view, parentView: b.parentView, parent: b.parent };
+  }
+  verify(_proposal: Proposal, block: unknown): boolean {
+    return (block as SimBlock).payload !== "INVALID";
+  }
+  finalizedBlock(digest: string): unknown | null {
+    return this.disk.finalized.find((f) => f.proposal.payload === digest)?.block ?? null;
+  }
+  finalized(proposal: Proposal, block: unknown, _certificate: Certificate | null): void {
+    this.disk.finalized.push({ proposal, block: block as SimBlock });
+  }
+}
+
+export class Simulation {
+  readonly options: SimOptions;
+  readonly clock = new SimClock();
+  readonly scheme: MacScheme;
+  readonly faults: Equivocation[] = [];
+  private readonly random: SimRandom;
+  private readonly disks: Disk[];
+  private readonly voters: Array<Voter | null>;
+  /** partition group of each validator; messages only flow within a group */
+  private groups: number[];
+  delivered = 0;
+  dropped = 0;
+
+  constructor(options: Partial<SimOptions> = {}) {
+    this.options = { ...DEFAULTS, ...options };
+    const n = this.options.validators;
+    this.random = new SimRandom(this.options.seed);
+    this.scheme = new MacScheme(n, `sim-${this.options.seed}`);
+    this.disks = Array.from({ length: n }, () => new Disk());
+    this.voters = Array.from({ length: n }, () => null);
+    this.groups = Array.from({ length: n }, () => 0);
+  }
+
+  /** Starts every validator not in `down`. */
+  start(down: readonly number[] = []): void {
+    for (let i = 0; i < this.options.validators; i++) if (!down.includes(i)) this.restart(i);
+  }
+
+  isUp(i: number): boolean {
+    return this.voters[i] !== null;
+  }
+
+  crash(i: number): void {
+    this.voters[i]?.stop();
+    this.voters[i] = null;
+  }
+
+  /** (Re)starts validator i from its disk. */
+  restart(i: number): void {
+    this.crash(i);
+    const disk = this.disks[i] as Disk;
+    const last = disk.finalized[disk.finalized.length - 1];
+    const app = new SimApp(i, disk, this.options.invalidProposers.includes(i));
+    const network = this.networkFor(i, app);
+    const voter = new Voter({
+      config: {
+        me: i,
+        epoch: 0,
+        genesisSeed: new Uint8Array(32),
+        finalized:
+          last === undefined
+            ? { view: 0, digest: GENESIS_DIGEST }
+            : { view: last.proposal.round.view, digest: last.proposal.payload },
+        ...this.options.timeouts,
+        maxViewsAhead: DEFAULT_TIMEOUTS.maxViewsAhead,
+      },
+      scheme: this.scheme,
+      app,
+      network,
+      clock: this.clock,
+      journal: disk,
+      onFault: (e) => {
+        if (!this.faults.some((f) => f.signer === e.signer && f.vote.round.view === e.vote.round.view))
+          this.faults.push(e);
+      },
+    });
+    this.voters[i] = voter;
+    voter.start();
+  }
+
+  /** Splits the validators into groups that cannot talk to each other; [] heals. */
+  partition(groups: ReadonlyArray<readonly number[]>): void {
+    this.groups = this.groups.map(() => 0);
+    groups.forEach((g, gi) => {
+      for (const i of g) this.groups[i] = gi + 1;
+    });
+  }
+
+  run(ms: number): void {
+    this.clock.run(this.clock.now() + ms);
+  }
+
+  finalizedOf(i: number): readonly string[] {
+    return (this.disks[i] as Disk).finalized.map((f) => f.proposal.payload);
+  }
+
+  finalizedViewOf(i: number): number {
+    const f = (this.disks[i] as Disk).finalized;
+    return f.length === 0 ? 0 : (f[f.length - 1] as { proposal: Proposal }).proposal.round.view;
+  }
+
+  /** Throws if two validators finalized different blocks at the same height. */
+  checkSafety(): void {
+    const chains = this.disks.map((d) => d.finalized.map((f) => f.proposal.payload));
+    const longest = chains.reduce((a, b) => (b.length > a.length ? b : a), []);
+    chains.forEach((chain, i) => {
+      chain.forEach((digest, h) => {
+        if (longest[h] !== digest)
+          throw new Error(
+            `safety violation: validator ${i} finalized ${digest} at height ${h}, another ${longest[h]}`,
+          );
+      });
+    });
+  }
+
+  private send(from: number, to: number, message: Message): void {
+    if (this.voters[from] === null) return;
+    if (this.groups[from] !== this.groups[to] || this.random.next() < this.options.dropRate) {
+      this.dropped++;
+      return;
+    }
+    const [lo, hi] = this.options.latency;
+    const at = this.clock.now() + this.random.int(lo, hi);
+    this.clock.schedule(at, () => {
+      const voter = this.voters[to];
+      if (!voter) return;
+      this.delivered++;
+      voter.receive(from, message);
+    });
+  }
+
+  private networkFor(me: number, app: SimApp): Network {
+    const n = this.options.validators;
+    const honest: Network = {
+      broadcast: (message) => {
+        for (let to = 0; to < n; to++) if (to !== me) this.send(me, to, message);
+      },
+      send: (to, message) => this.send(me, to, message),
+    };
+    if (!this.options.equivocators.includes(me)) return honest;
+    // A Byzantine leader: a second, conflicting proposal (with its signed vote) for odd peers.
+    return {
+      send: honest.send,
+      broadcast: (message) => {
+        if (message.type !== "propose") return honest.broadcast(message);
+        const twin: SimBlock = {
+          ...(message.block as SimBlock),
+          payload: `twin@${message.proposal.round.view}`,
+        };
+        const proposal: Proposal = { ...message.proposal, payload: app.digest(twin) };
+        const vote: Vote = {
+          kind: "notarize",
+          round: proposal.round,
+          proposal,
+          signer: me,
+          signature: this.scheme.sign(me, "notarize", proposal.round, proposal),
+        };
+        for (let to = 0; to < n; to++) {
+          if (to === me) continue;
+          this.send(me, to, to % 2 === 0 ? message : { type: "propose", proposal, block: twin, vote });
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,691 @@
+/**
+ * The Simplex voter: one validator's state machine (commonware's rules).
+ *
+ * In view v the elected leader proposes a block on a certified parent; every validator
+ * that finds the proposal valid (parent notarized, every view between parent and v
+ * nullified, block accepted by the application) votes `notarize`. 2f+1 notarize votes
+ * form a notarization, 2f+1 `nullify` votes (sent on timeout) a nullification; either
+ * moves everyone to view v+1. On seeing the notarization of v, a validator that has not
+ * nullified v votes `finalize`; 2f+1 finalize votes form a finalization, which makes the
+ * block and all its ancestors final (DESIGN.md departure 1).
+ *
+ * Safety invariants kept here: at most one notarize and one finalize vote per view, never
+ * a finalize after a nullify, every vote written to the journal before it is sent (so a
+ * restart cannot sign a conflicting vote). Time, network, randomness and persistence are
+ * injected, so the same inputs always give the same outputs (deterministic simulation).
+ */
+import { electLeader } from "./leader.ts";
+import { bitmapHas, quorum, type SigningScheme } from "./scheme.ts";
+import {
+  type Certificate,
+  type Equivocation,
+  type FetchRequest,
+  type Message,
+  type Proposal,
+  proposalKey,
+  type Round,
+  sameProposal,
+  type Vote,
+  type VoteKind,
+} from "./types.ts";
+
+/** The chain the voter orders blocks for. */
+export interface Application {
+  /** digest of the genesis block (the parent of view 1's proposal) */
+  readonly genesis: string;
+  /** builds a block on `parent` for `round`, or null if it cannot right now */
+  propose(round: Round, parent: { view: number; digest: string }): { digest: string; block: unknown } | null;
+  /** digest of a block (to check blocks received from peers) */
+  digest(block: unknown): string;
+  /** the chain link a block commits to (its view and parent), read from the block itself */
+  link(block: unknown): { view: number; parentView: number; parent: string };
+  /** validates a proposed block against its parent; true to vote for it */
+  verify(proposal: Proposal, block: unknown): boolean;
+  /** a block finalized earlier (for peers that fetch it), or null */
+  finalizedBlock(digest: string): unknown | null;
+  /** a block became final; called once per block, in chain order */
+  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void;
+}
+
+export interface Network {
+  broadcast(message: Message): void;
+  send(to: number, message: Message): void;
+}
+
+export interface Clock {
+  now(): number;
+  /** runs `fn` at time `at` (ms); returns a cancel function */
+  schedule(at: number, fn: () => void): () => void;
+}
+
+/** Durable record of the votes this validator signed. */
+export interface Journal {
+  append(vote: Vote): void;
+  load(): readonly Vote[];
+}
+
+export interface VoterConfig {
+  /** this validator's index */
+  me: number;
+  epoch: number;
+  /** the epoch's seed used to elect view 1's leader */
+  genesisSeed: Uint8Array;
+  /** the last block this node finalized before (re)starting; genesis at view 0 on a fresh node */
+  finalized: { view: number; digest: string };
+  /** wait this long for the leader's proposal before nullifying (alto: 1 s) */
+  leaderTimeoutMs: number;
+  /** wait this long for a certificate before nullifying (alto: 2 s) */
+  notarizationTimeoutMs: number;
+  /** then rebroadcast the nullify vote and latest certificate this often */
+  nullifyRetryMs: number;
+  /** votes further than this many views ahead are ignored (bounds memory) */
+  maxViewsAhead: number;
+}
+
+export const DEFAULT_TIMEOUTS = {
+  leaderTimeoutMs: 1_000,
+  notarizationTimeoutMs: 2_000,
+  nullifyRetryMs: 10_000,
+  maxViewsAhead: 64,
+} as const;
+
+export interface VoterMetrics {
+  onView(view: number): void;
+  onFinalized(view: number): void;
+}
+
+interface ViewState {
+  readonly view: number;
+  proposal: Proposal | null;
+  /** candidate proposals received for this view, by key, with their blocks */
+  readonly pending: Map<string, { proposal: Proposal; block: unknown }>;
+  readonly notarizes: Map<number, Vote>;
+  readonly nullifies: Map<number, Vote>;
+  readonly finalizes: Map<number, Vote>;
+  notarization: Certificate | null;
+  nullification: Certificate | null;
+  finalization: Certificate | null;
+  sentNotarize: boolean;
+  sentNullify: boolean;
+  sentFinalize: boolean;
+  retrying: boolean;
+  timers: Array<() => void>;
+}
+
+function newView(view: number): ViewState {
+  return {
+    view,
+    proposal: null,
+    pending: new Map(),
+    notarizes: new Map(),
+    nullifies: new Map(),
+    finalizes: new Map(),
+    notarization: null,
+    nullification: null,
+    finalization: null,
+    sentNotarize: false,
+    sentNullify: false,
+    sentFinalize: false,
+    retrying: false,
+    timers: [],
+  };
+}
+
+export class Voter {
+  private readonly cfg: VoterConfig;
+  private readonly scheme: SigningScheme;
+  private readonly app: Application;
+  private readonly net: Network;
+  private readonly clock: Clock;
+  private readonly journal: Journal;
+  private readonly onFault: (e: Equivocation) => void;
+  private readonly metrics: VoterMetrics | null;
+  private readonly q: number;
+
+  private view = 0;
+  private readonly views = new Map<number, ViewState>();
+  /** blocks we verified or that are certified, by digest */
+  private readonly blocks = new Map<string, { proposal: Proposal; block: unknown }>();
+  private readonly seeds = new Map<number, Uint8Array>();
+  private lastFinalizedView = 0;
+  private lastFinalized: string;
+  /** finalizations waiting for missing ancestor blocks */
+  private readonly pendingFinal = new Map<number, Certificate>();
+  private readonly outstandingFetch = new Set<string>();
+  private stopped = false;
+
+  constructor(deps: {
+    config: VoterConfig;
+    scheme: SigningScheme;
+    app: Application;
+    network: Network;
+    clock: Clock;
+    journal: Journal;
+    onFault?: (e: Equivocation) => void;
+    metrics?: VoterMetrics | null;
+  }) {
+    this.cfg = deps.config;
+    this.scheme = deps.scheme;
+    this.app = deps.app;
+    this.net = deps.network;
+    this.clock = deps.clock;
+    this.journal = deps.journal;
+    this.onFault = deps.onFault ?? (() => {});
+    this.metrics = deps.metrics ?? null;
+    this.q = quorum(deps.scheme.participants);
+    this.lastFinalized = deps.config.finalized.digest;
+    this.lastFinalizedView = deps.config.finalized.view;
+    this.view = deps.config.finalized.view;
+    this.seeds.set(0, deps.config.genesisSeed);
+  }
+
+  get currentView(): number {
+    return this.view;
+  }
+
+  get finalizedView(): number {
+    return this.lastFinalizedView;
+  }
+
+  /** Starts (or restarts from the journal) at the first view we have not finished. */
+  start(): void {
+    let resume = this.lastFinalizedView + 1;
+    for (const vote of this.journal.load()) {
+      if (vote.round.epoch !== this.cfg.epoch || vote.signer !== this.cfg.me) continue;
+      if (vote.round.view <= this.lastFinalizedView) continue;
+      const s = this.state(vote.round.view);
+      if (vote.kind === "notarize") {
+        s.sentNotarize = true;
+        s.proposal = vote.proposal;
+      } else if (vote.kind === "nullify") s.sentNullify = true;
+      else s.sentFinalize = true;
+      this.record(vote);
+      resume = Math.max(resume, vote.round.view);
+    }
+    this.enterView(resume);
+    // re-announce what we signed before the restart (same signatures, no new commitments)
+    for (const vote of this.journal.load()) {
+      if (vote.round.view >= resume - 1) this.net.broadcast({ type: "vote", vote });
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const s of this.views.values()) for (const cancel of s.timers) cancel();
+  }
+
+  private state(view: number): ViewState {
+    let s = this.views.get(view);
+    if (s === undefined) {
+      s = newView(view);
+      this.views.set(view, s);
+    }
+    return s;
+  }
+
+  private round(view: number): Round {
+    return { epoch: this.cfg.epoch, view };
+  }
+
+  /** Leader of `view`, or null while the previous round's seed is unknown. */
+  leaderOf(view: number): number | null {
+    const seed = this.seeds.get(view - 1);
+    return seed === undefined ? null : electLeader(view, seed, this.scheme.participants);
+  }
+
+  // ---------------------------------------------------------------- views and timers
+
+  private enterView(view: number): void {
+    if (view <= this.view || this.stopped) return;
+    const previous = this.views.get(this.view);
+    if (previous !== undefined) for (const cancel of previous.timers) cancel();
+    this.view = view;
+    this.metrics?.onView(view);
+    const s = this.state(view);
+    const now = this.clock.now();
+    s.timers.push(
+      this.clock.schedule(now + this.cfg.leaderTimeoutMs, () => {
+        if (this.view === view && !s.sentNotarize) this.timeout(view);
+      }),
+      this.clock.schedule(now + this.cfg.notarizationTimeoutMs, () => {
+        if (this.view === view) this.timeout(view);
+      }),
+    );
+    this.prune();
+    this.tryPropose();
+    for (const candidate of [...s.pending.values()]) this.tryNotarize(candidate.proposal, candidate.block);
+  }
+
+  private timeout(view: number): void {
+    const s = this.state(view);
+    this.sendNullify(view);
+    if (s.retrying) return;
+    s.retrying = true;
+    // keep nudging: our nullify and the certificate that brought us here
+    const retry = () => {
+      if (this.view !== view || this.stopped) return;
+      const mine = s.nullifies.get(this.cfg.me);
+      if (mine !== undefined) this.net.broadcast({ type: "vote", vote: mine });
+      const prev = this.views.get(view - 1);
+      const cert = prev?.notarization ?? prev?.nullification ?? null;
+      if (cert !== null) this.net.broadcast({ type: "certificate", certificate: cert });
+      s.timers.push(this.clock.schedule(this.clock.now() + this.cfg.nullifyRetryMs, retry));
+    };
+    s.timers.push(this.clock.schedule(this.clock.now() + this.cfg.nullifyRetryMs, retry));
+  }
+
+  private prune(): void {
+    const keepFrom = this.lastFinalizedView - 2;
+    for (const view of this.views.keys()) {
+      if (view < keepFrom) {
+        const s = this.views.get(view) as ViewState;
+        for (const cancel of s.timers) cancel();
+        this.views.delete(view);
+      }
+    }
+    for (const view of this.seeds.keys()) if (view < keepFrom && view !== 0) this.seeds.delete(view);
+    for (const [digest, entry] of this.blocks) {
+      if (entry.proposal.round.view < this.lastFinalizedView - 256) this.blocks.delete(digest);
+    }
+  }
+
+  // ---------------------------------------------------------------- proposing and voting
+
+  /** Parent for a proposal in `view`: the latest notarized view with every later view nullified. */
+  private parentFor(view: number): { view: number; digest: string } | "missing" {
+    for (let w = view - 1; w >= this.lastFinalizedView; w--) {
+      if (w === this.lastFinalizedView) return { view: w, digest: this.lastFinalized };
+      const s = this.views.get(w);
+      if (s?.notarization?.proposal) return { view: w, digest: s.notarization.proposal.payload };
+      if (s?.finalization?.proposal) return { view: w, digest: s.finalization.proposal.payload };
+      if (s?.nullification) continue;
+      return "missing";
+    }
+    return "missing";
+  }
+
+  private tryPropose(): void {
+    const view = this.view;
+    if (this.leaderOf(view) !== this.cfg.me) return;
+    const s = this.state(view);
+    if (s.sentNotarize || s.sentNullify) return;
+    const parent = this.parentFor(view);
+    if (parent === "missing") {
+      this.fetchCertificates(this.lastFinalizedView + 1, view - 1);
+      return;
+    }
+    if (parent.view > 0 && parent.digest !== this.lastFinalized && !this.blocks.has(parent.digest)) {
+      this.fetchBlock(parent.digest);
+      return;
+    }
+    const built = this.app.propose(this.round(view), parent);
+    if (built === null) return;
+    const proposal: Proposal = {
+      round: this.round(view),
+      parentView: parent.view,
+      parent: parent.digest,
+      payload: built.digest,
+    };
+    this.blocks.set(built.digest, { proposal, block: built.block });
+    s.proposal = proposal;
+    s.sentNotarize = true;
+    const vote = this.signVote("notarize", view, proposal);
+    this.net.broadcast({ type: "propose", proposal, block: built.block, vote });
+    this.record(vote);
+  }
+
+  /** Votes notarize for `proposal` in the current view if it is valid. */
+  private tryNotarize(proposal: Proposal, block: unknown): void {
+    const view = proposal.round.view;
+    if (view !== this.view) return;
+    const s = this.state(view);
+    if (s.sentNotarize || s.sentNullify) return;
+    const leader = this.leaderOf(view);
+    if (leader === null || !sameProposal(s.notarizes.get(leader)?.proposal ?? null, proposal)) return;
+    if (proposal.parentView >= view || proposal.parentView < this.lastFinalizedView) return;
+    // the parent must be certified and every view in between nullified
+    if (proposal.parentView === this.lastFinalizedView) {
+      if (proposal.parent !== this.lastFinalized) return;
+    } else {
+      const ps = this.views.get(proposal.parentView);
+      const cert = ps?.notarization ?? ps?.finalization ?? null;
+      if (cert === null) {
+        this.fetchCertificates(proposal.parentView, proposal.parentView);
+        return;
+      }
+      if (cert.proposal?.payload !== proposal.parent) return;
+    }
+    for (let w = proposal.parentView + 1; w < view; w++) {
+      if (this.views.get(w)?.nullification == null) {
+        this.fetchCertificates(w, view - 1);
+        return;
+      }
+    }
+    if (!this.matches(proposal, block) || !this.app.verify(proposal, block)) return;
+    this.blocks.set(proposal.payload, { proposal, block });
+    s.proposal = proposal;
+    s.sentNotarize = true;
+    const vote = this.signVote("notarize", view, proposal);
+    this.net.broadcast({ type: "vote", vote });
+    this.record(vote);
+  }
+
+  private sendNullify(view: number): void {
+    const s = this.state(view);
+    if (s.sentNullify) return;
+    s.sentNullify = true;
+    const vote = this.signVote("nullify", view, null);
+    this.net.broadcast({ type: "vote", vote });
+    this.record(vote);
+  }
+
+  private sendFinalize(view: number, proposal: Proposal): void {
+    const s = this.state(view);
+    if (s.sentFinalize || s.sentNullify) return;
+    s.sentFinalize = true;
+    const vote = this.signVote("finalize", view, proposal);
+    this.net.broadcast({ type: "vote", vote });
+    this.record(vote);
+  }
+
+  /** Signs and journals a vote (journal first: a crash after sending must not allow a conflicting vote). */
+  private signVote(kind: VoteKind, view: number, proposal: Proposal | null): Vote {
+    const round = this.round(view);
+    const vote: Vote = {
+      kind,
+      round,
+      proposal,
+      signer: this.cfg.me,
+      signature: this.scheme.sign(this.cfg.me, kind, round, proposal),
+    };
+    this.journal.append(vote);
+    return vote;
+  }
+
+  // ---------------------------------------------------------------- incoming messages
+
+  /** Handles a message from validator `from`. Invalid messages are dropped. */
+  receive(from: number, message: Message): void {
+    if (this.stopped) return;
+    switch (message.type) {
+      case "propose":
+        this.onPropose(message.proposal, message.block, message.vote);
+        break;
+      case "vote":
+        this.onVote(message.vote);
+        break;
+      case "certificate":
+        this.onCertificate(message.certificate, true);
+        break;
+      case "fetch":
+        this.onFetch(from, message.want);
+        break;
+      case "fetched":
+        this.onFetched(message.blocks, message.certificates);
+        break;
+    }
+  }
+
+  private inWindow(round: Round): boolean {
+    return (
+      round.epoch === this.cfg.epoch &&
+      Number.isInteger(round.view) &&
+      round.view > this.lastFinalizedView &&
+      round.view <= this.view + this.cfg.maxViewsAhead
+    );
+  }
+
+  private onPropose(proposal: Proposal, block: unknown, vote: Vote): void {
+    if (!this.inWindow(proposal.round)) return;
+    if (vote.kind !== "notarize" || !sameProposal(vote.proposal, proposal)) return;
+    const leader = this.leaderOf(proposal.round.view);
+    if (leader !== null && vote.signer !== leader) return;
+    if (!this.matches(proposal, block) || !this.scheme.verifyVote(vote)) return;
+    const s = this.state(proposal.round.view);
+    if (s.pending.size < 4) s.pending.set(proposalKey(proposal), { proposal, block });
+    this.record(vote);
+    if (leader !== null) this.tryNotarize(proposal, block);
+  }
+
+  private onVote(vote: Vote): void {
+    if (!this.inWindow(vote.round)) return;
+    if (!this.scheme.verifyVote(vote)) return;
+    this.record(vote);
+  }
+
+  /** Stores a valid vote, reports equivocation, and forms certificates at quorum. */
+  private record(vote: Vote): void {
+    const s = this.state(vote.round.view);
+    const book = vote.kind === "notarize" ? s.notarizes : vote.kind === "nullify" ? s.nullifies : s.finalizes;
+    const prior = book.get(vote.signer);
+    if (prior !== undefined) {
+      if (!sameProposal(prior.proposal, vote.proposal))
+        this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
+      return;
+    }
+    book.set(vote.signer, vote);
+    if (vote.kind === "nullify") {
+      if (s.nullification === null && book.size >= this.q) {
+        this.onCertificate(this.scheme.assemble([...book.values()]), false);
+      }
+      return;
+    }
+    const proposal = vote.proposal as Proposal;
+    const key = proposalKey(proposal);
+    const matching = [...book.values()].filter((v) => proposalKey(v.proposal as Proposal) === key);
+    if (matching.length < this.q) return;
+    if (vote.kind === "notarize" && s.notarization === null)
+      this.onCertificate(this.scheme.assemble(matching), false);
+    if (vote.kind === "finalize" && s.finalization === null)
+      this.onCertificate(this.scheme.assemble(matching), false);
+  }
+
+  private onCertificate(cert: Certificate, fromNetwork: boolean): void {
+    const view = cert.round.view;
+    if (cert.round.epoch !== this.cfg.epoch || view <= this.lastFinalizedView - 2) return;
+    if (fromNetwork) {
+      const s = this.views.get(view);
+      const known =
+        cert.kind === "notarize"
+          ? s?.notarization
+          : cert.kind === "nullify"
+            ? s?.nullification
+            : s?.finalization;
+      if (known != null) return;
+      if (!this.scheme.verifyCertificate(cert)) return;
+    }
+    const s = this.state(view);
+    if (cert.kind === "notarize") {
+      if (s.notarization !== null) return;
+      s.notarization = cert;
+    } else if (cert.kind === "nullify") {
+      if (s.nullification !== null) return;
+      s.nullification = cert;
+    } else {
+      if (s.finalization !== null) return;
+      s.finalization = cert;
+    }
+    if (cert.seed !== null) this.seeds.set(view, cert.seed);
+    if (cert.proposal !== null) this.checkConflicts(s, cert);
+    this.net.broadcast({ type: "certificate", certificate: cert });
+    if (cert.kind === "notarize") {
+      const candidate = s.pending.get(proposalKey(cert.proposal as Proposal));
+      if (candidate !== undefined) {
+        this.blocks.set(candidate.proposal.payload, candidate);
+      }
+      if (view > this.lastFinalizedView) this.sendFinalize(view, cert.proposal as Proposal);
+    }
+    if (cert.kind === "finalize") this.finalize(cert);
+    if (view >= this.view) this.enterView(view + 1);
+    else {
+      // an older certificate may unblock the current view's proposal or vote
+      this.tryPropose();
+      const cur = this.views.get(this.view);
+      if (cur !== undefined) for (const c of [...cur.pending.values()]) this.tryNotarize(c.proposal, c.block);
+    }
+  }
+
+  /** Reports signers of `cert` whose vote we hold for a different proposal in the same view. */
+  private checkConflicts(s: ViewState, cert: Certificate): void {
+    const book = cert.kind === "notarize" ? s.notarizes : s.finalizes;
+    for (const [signer, vote] of book) {
+      if (bitmapHas(cert.signers, signer) && !sameProposal(vote.proposal, cert.proposal)) {
+        this.onFault({ signer, vote, conflicting: cert });
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- finality
+
+  private finalize(cert: Certificate): void {
+    if (cert.round.view <= this.lastFinalizedView) return;
+    this.pendingFinal.set(cert.round.view, cert);
+    this.deliverFinal();
+  }
+
+  /** Delivers pending finalizations whose ancestry back to the last final block is known. */
+  private deliverFinal(): void {
+    for (const view of [...this.pendingFinal.keys()].sort((a, b) => a - b)) {
+      const cert = this.pendingFinal.get(view) as Certificate;
+      if (view <= this.lastFinalizedView) {
+        this.pendingFinal.delete(view);
+        continue;
+      }
+      const chain: Array<{ proposal: Proposal; block: unknown }> = [];
+      let digest = (cert.proposal as Proposal).payload;
+      let complete = true;
+      while (digest !== this.lastFinalized) {
+        const entry = this.blocks.get(digest);
+        if (entry === undefined) {
+          this.fetchBlock(digest);
+          complete = false;
+          break;
+        }
+        if (entry.proposal.round.view <= this.lastFinalizedView) {
+          // cannot happen while 2f+1 are honest: a finalized block must extend the last final one
+          complete = false;
+          break;
+        }
+        chain.push(entry);
+        digest = entry.proposal.parent;
+      }
+      if (!complete) return;
+      this.pendingFinal.delete(view);
+      chain.reverse();
+      for (const entry of chain) {
+        const isTip = entry.proposal.payload === (cert.proposal as Proposal).payload;
+        this.app.finalized(entry.proposal, entry.block, isTip ? cert : null);
+        this.lastFinalized = entry.proposal.payload;
+        this.lastFinalizedView = entry.proposal.round.view;
+      }
+      this.metrics?.onFinalized(this.lastFinalizedView);
+      this.prune();
+    }
+  }
+
+  // ---------------------------------------------------------------- fetching missing data
+
+  private fetchBlock(digest: string): void {
+    const key = `b:${digest}`;
+    if (this.outstandingFetch.has(key)) return;
+    this.outstandingFetch.add(key);
+    this.net.broadcast({ type: "fetch", want: { kind: "block", digest } });
+    this.clock.schedule(this.clock.now() + this.cfg.leaderTimeoutMs, () => this.outstandingFetch.delete(key));
+  }
+
+  private fetchCertificates(fromView: number, toView: number): void {
+    if (toView < fromView) return;
+    const key = `c:${fromView}:${toView}`;
+    if (this.outstandingFetch.has(key)) return;
+    this.outstandingFetch.add(key);
+    this.net.broadcast({ type: "fetch", want: { kind: "certificates", fromView, toView } });
+    this.clock.schedule(this.clock.now() + this.cfg.leaderTimeoutMs, () => this.outstandingFetch.delete(key));
+  }
+
+  private onFetch(from: number, want: FetchRequest): void {
+    if (want.kind === "block") {
+      const entry = this.blocks.get(want.digest);
+      const block = entry?.block ?? this.app.finalizedBlock(want.digest);
+      if (block !== null && block !== undefined) {
+        this.net.send(from, {
+          type: "fetched",
+          blocks: [{ proposal: this.proposalOf(block), block }],
+          certificates: [],
+        });
+      }
+      return;
+    }
+    const lo = Math.max(want.fromView, this.lastFinalizedView - 2);
+    const hi = Math.min(want.toView, lo + 256);
+    const certificates: Certificate[] = [];
+    for (let w = lo; w <= hi; w++) {
+      const s = this.views.get(w);
+      for (const cert of [s?.finalization, s?.notarization, s?.nullification])
+        if (cert) certificates.push(cert);
+    }
+    // a peer asking for views we no longer hold is behind: the latest finalization lets it jump ahead
+    const latest = this.views.get(this.lastFinalizedView)?.finalization;
+    if (latest && !certificates.includes(latest)) certificates.push(latest);
+    if (certificates.length > 0) this.net.send(from, { type: "fetched", blocks: [], certificates });
+  }
+
+  private onFetched(
+    blocks: ReadonlyArray<{ proposal: Proposal; block: unknown }>,
+    certificates: readonly Certificate[],
+  ): void {
+    for (const cert of certificates) this.onCertificate(cert, true);
+    let added = false;
+    for (const raw of blocks) {
+      // the chain link is read from the block itself, never trusted from the sender
+      const entry = { proposal: this.proposalOf(raw.block), block: raw.block };
+      const digest = entry.proposal.payload;
+      if (this.blocks.has(digest)) continue;
+      // accept only blocks we know to be certified (their digest is in a certificate we hold)
+      const s = this.views.get(entry.proposal.round.view);
+      const certified =
+        (s?.notarization?.proposal?.payload === digest &&
+          sameProposal(s.notarization.proposal, entry.proposal)) ||
+        (s?.finalization?.proposal?.payload === digest &&
+          sameProposal(s.finalization.proposal, entry.proposal)) ||
+        this.isAncestorOfPendingFinal(digest);
+      if (!certified) continue;
+      this.blocks.set(digest, entry);
+      added = true;
+    }
+    if (added) {
+      this.deliverFinal();
+      this.tryPropose();
+    }
+  }
+
+  /** The proposal a block commits to, derived from the block (digest and chain link). */
+  private proposalOf(block: unknown): Proposal {
+    const link = this.app.link(block);
+    return {
+      round: this.round(link.view),
+      parentView: link.parentView,
+      parent: link.parent,
+      payload: this.app.digest(block),
+    };
+  }
+
+  /** True if `block` is exactly what `proposal` describes. */
+  private matches(proposal: Proposal, block: unknown): boolean {
+    return sameProposal(this.proposalOf(block), proposal);
+  }
+
+  /** True if `digest` is the parent link of a block on a pending finalized chain. */
+  private isAncestorOfPendingFinal(digest: string): boolean {
+    for (const cert of this.pendingFinal.values()) {
+      let d = (cert.proposal as Proposal).payload;
+      if (d === digest) return true;
+      for (let i = 0; i < 100_000; i++) {
+        const e = this.blocks.get(d);
+        if (e === undefined) break;
+        if (e.proposal.parent === digest) return true;
+        d = e.proposal.parent;
+      }
+    }
+    return false;
+  }
+}
