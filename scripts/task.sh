@@ -21,6 +21,13 @@ build_native() {
   (cd crates/napi && npx napi build --platform --release --js index.js --dts index.d.ts >&2)
 }
 
+ensure_pytest() {
+  if ! python3 -c "import pytest" 2>/dev/null; then
+    echo "cowboy: installing pytest from PyPI" >&2
+    python3 -m pip install --quiet --user "pytest>=8,<9"
+  fi
+}
+
 setup() {
   install_deps
   build_native
@@ -35,6 +42,9 @@ case "$task" in
     setup
     echo "cowboy: cargo test (workspace)" >&2
     cargo test --workspace --quiet
+    echo "cowboy: pytest (PVM stdlib sources against CPython)" >&2
+    ensure_pytest
+    python3 -m pytest -q crates/pvm-stdlib/tests
     echo "cowboy: vitest" >&2
     npx vitest run "$@"
     ;;

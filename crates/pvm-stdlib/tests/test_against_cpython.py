@@ -1,0 +1,201 @@
+"""Runs each scenario with CPython 3.11's module and with ours (loaded from lib/ under CPython)
+and requires identical results: same repr, or the same exception type and message.
+
+These check the modules' semantics; the PVM runs the same sources (crates/pvm-stdlib/lib).
+"""
+import collections
+import functools
+import importlib.util
+import itertools
+import json
+import pathlib
+
+import pytest
+
+LIB = pathlib.Path(__file__).resolve().parent.parent / "lib"
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(f"pvm_{name}", LIB / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+OURS = {name: load(name) for name in ("functools", "itertools", "collections", "json")}
+REAL = {"functools": functools, "itertools": itertools, "collections": collections, "json": json}
+
+SCENARIOS = {
+    "functools": [
+        "M.reduce(lambda a, b: a * b, range(1, 6))",
+        "M.reduce(lambda a, b: a + b, [], 7)",
+        "M.reduce(lambda a, b: a + b, [])",
+        "M.reduce(lambda a, b: a + [b], 'abc', [])",
+        "M.partial(int, base=2)('1011')",
+        "M.partial(M.partial(pow, 2), 10)()",
+        "(lambda p: (p.args, p.keywords))(M.partial(max, 1, 2, key=abs))",
+        "M.partial(5)",
+        "sorted([3, 1, 2], key=M.cmp_to_key(lambda a, b: b - a))",
+        "sorted(['bb', 'a', 'ccc'], key=M.cmp_to_key(lambda a, b: len(a) - len(b)))",
+        "(lambda f: (f(10), f(10), f.cache_info()))(M.lru_cache(maxsize=2)(lambda x: x * 2))",
+        "(lambda f: [f(i % 3) for i in range(9)] and f.cache_info())(M.lru_cache(maxsize=2)(lambda x: x))",
+        "(lambda f: [f(i) for i in (1, 2, 1, 3, 1)] and f.cache_info())(M.lru_cache(maxsize=2)(lambda x: x))",
+        "(lambda f: [f(1), f(1.0), f.cache_info()])(M.lru_cache(typed=True)(lambda x: x))",
+        "(lambda f: [f(3), f(3), f.cache_info()])(M.cache(lambda x: x ** 2))",
+        "(lambda f: (f.__name__, f.__doc__))(M.wraps(len)(lambda *a: 0))",
+        "total_ordering_check(M)",
+        "cached_property_check(M)",
+    ],
+    "itertools": [
+        "list(M.islice(M.count(5, 3), 4))",
+        "list(M.islice(M.count(), 2, 10, 3))",
+        "list(M.islice('abcdefg', 2))",
+        "list(M.islice('abcdefg', 2, None))",
+        "list(M.islice('abcdefg', -1))",
+        "list(M.islice(M.cycle('ab'), 5))",
+        "list(M.repeat('x', 3)), list(M.repeat(1, -2))",
+        "list(M.accumulate([1, 2, 3, 4])), list(M.accumulate([1, 2, 3], initial=10)), list(M.accumulate([3, 1, 4], max))",
+        "list(M.accumulate([]))",
+        "list(M.chain('ab', [1, 2], ())), list(M.chain.from_iterable(['xy', 'z']))",
+        "list(M.compress('abcdef', [1, 0, 1, 0, 1, 1]))",
+        "list(M.dropwhile(lambda x: x < 3, [1, 2, 3, 1, 5])), list(M.takewhile(lambda x: x < 3, [1, 2, 3, 1]))",
+        "list(M.filterfalse(lambda x: x % 2, range(7))), list(M.filterfalse(None, [0, 1, '', 'a']))",
+        "list(M.starmap(pow, [(2, 3), (3, 2)]))",
+        "list(M.pairwise('abcd')), list(M.pairwise('a'))",
+        "list(M.zip_longest('ab', 'xyz', fillvalue='-')), list(M.zip_longest())",
+        "[(k, list(g)) for k, g in M.groupby('aaabbcaa')]",
+        "[(k, list(g)) for k, g in M.groupby([1, 3, 2, 4, 5], key=lambda x: x % 2)]",
+        "[k for k, g in M.groupby('aabbbc')]",
+        "(lambda a, b: (list(a), list(b)))(*M.tee([1, 2, 3]))",
+        "list(M.product('ab', range(2))), list(M.product('ab', repeat=2)), list(M.product())",
+        "list(M.product('ab', ''))",
+        "list(M.permutations('abc')), list(M.permutations(range(4), 2)), list(M.permutations('ab', 3))",
+        "list(M.combinations('abcd', 2)), list(M.combinations(range(3), 0)), list(M.combinations('ab', 3))",
+        "list(M.combinations_with_replacement('abc', 2)), list(M.combinations_with_replacement('', 0))",
+        "list(M.combinations('abc', -1))",
+    ],
+    "collections": [
+        "M.namedtuple('Point', 'x y')(1, 2)",
+        "M.namedtuple('Point', ['x', 'y'], defaults=[0])(5)",
+        "(lambda P: (P(1, y=2)._asdict(), P._fields, P(1, 2)._replace(x=9), P._make([3, 4])))(M.namedtuple('P', 'x, y'))",
+        "(lambda P: P(1, 2).x + P(1, 2)[1])(M.namedtuple('P', 'x y'))",
+        "M.namedtuple('P', 'x y')(1)",
+        "M.namedtuple('P', 'x y')(1, 2, 3)",
+        "M.namedtuple('P', 'x y')(1, z=2)",
+        "M.namedtuple('P', 'x x')",
+        "M.namedtuple('P', 'x _y')",
+        "M.namedtuple('P', 'x class')",
+        "M.namedtuple('P', 'x class _z x', rename=True)._fields",
+        "(lambda P: isinstance(P(1, 2), tuple) and P(1, 2) == (1, 2))(M.namedtuple('P', 'x y'))",
+        "(lambda d: (d.append(1), d.appendleft(0), d.extend([2, 3]), d, d.pop(), d.popleft(), d))(M.deque())",
+        "(lambda d: (d.append(4), d, d.maxlen))(M.deque([1, 2, 3], maxlen=3))",
+        "(lambda d: (d.appendleft(0), d))(M.deque([1, 2, 3], maxlen=3))",
+        "(lambda d: (d.rotate(2), list(d), d.rotate(-3), list(d)))(M.deque(range(5)))",
+        "M.deque().pop()",
+        "(lambda d: (d[0], d[-1], len(d), 3 in d, d.count(2), d.index(3)))(M.deque([1, 2, 3, 2]))",
+        "M.deque([1]) == M.deque([1]), M.deque([1]) < M.deque([2]), M.deque('ab') + M.deque('c')",
+        "M.deque([1], maxlen=-1)",
+        "(lambda d: (d['a'].append(1), d['b'], d))(M.defaultdict(list))",
+        "(lambda d: (d['x'], d))(M.defaultdict(int))",
+        "M.defaultdict(None)['k']",
+        "M.defaultdict(5)",
+        "(lambda d: (d.move_to_end('a'), list(d), d.move_to_end('c', last=False), list(d), d.popitem(), d.popitem(last=False), d))(M.OrderedDict([('a', 1), ('b', 2), ('c', 3)]))",
+        "M.OrderedDict(a=1) == M.OrderedDict(a=1), M.OrderedDict([('a', 1), ('b', 2)]) == M.OrderedDict([('b', 2), ('a', 1)]), M.OrderedDict()",
+        "M.Counter('abracadabra')",
+        "M.Counter('abracadabra').most_common(2)",
+        "M.Counter(a=3, b=1)['zzz'], M.Counter(a=2).total()",
+        "sorted(M.Counter(a=2, b=1).elements())",
+        "(lambda c: (c.update('aab'), c.subtract({'a': 5}), c))(M.Counter('abc'))",
+        "M.Counter(a=3, b=1) + M.Counter(a=1, b=2), M.Counter(a=3, b=1) - M.Counter(a=1, b=2)",
+        "M.Counter(a=3, b=1) | M.Counter(a=1, b=2), M.Counter(a=3, b=1) & M.Counter(a=1, b=2)",
+        "+M.Counter(a=2, b=-1), -M.Counter(a=2, b=-1)",
+        "(lambda c: (c.new_child({'a': 9})['a'], c['a'], len(c), list(c), c.parents))(M.ChainMap({'a': 1}, {'b': 2, 'a': 3}))",
+        "M.ChainMap({'a': 1})['zz']",
+    ],
+    "json": [
+        "M.dumps({'a': [1, 2.5, None, True, False], 'b': 'x\"y\\\\z\\n', 'c': {}})",
+        "M.dumps([1e16, 1e-7, 0.1, -0.0, 3.0, 12345678901234567890, -5])",
+        "M.dumps('héllo ☃ 😀 \\x01\\x1f\\x7f')",
+        "M.dumps('héllo ☃ 😀', ensure_ascii=False)",
+        "M.dumps({'b': 1, 'a': {'d': 2, 'c': 3}}, sort_keys=True)",
+        "M.dumps({'b': 1, 'a': [1, 2]}, separators=(',', ':'), sort_keys=True)",
+        "M.dumps({'a': [1, {'b': []}], 'c': {}}, indent=2)",
+        "M.dumps([1, [2, [3]]], indent='\\t')",
+        "M.dumps({1: 'a', 2.5: 'b', True: 'c', None: 'd'})",
+        "M.dumps({(1, 2): 'x'})",
+        "M.dumps({(1, 2): 'x', 'k': 1}, skipkeys=True)",
+        "M.dumps(float('nan')), M.dumps(float('inf')), M.dumps([-float('inf')])",
+        "M.dumps(float('nan'), allow_nan=False)",
+        "M.dumps(object())",
+        "M.dumps({1, 2})",
+        "M.dumps(set(), default=sorted), M.dumps({3, 1, 2}, default=sorted)",
+        "(lambda l: (l.append(l), M.dumps(l)))([])",
+        "M.dumps((1, 2)), M.dumps([]), M.dumps({}), M.dumps(''), M.dumps(0)",
+        "M.loads('{\"a\": [1, 2.5, -3e2, null, true, false, \"x\\\\u00e9\\\\n\"]}')",
+        "M.loads(' [1 , 2 ] ')",
+        "M.loads('\"\\\\ud83d\\\\ude00 \\\\ud800\"')",
+        "M.loads('NaN'), M.loads('[Infinity, -Infinity]')",
+        "M.loads('12345678901234567890'), M.loads('-0'), M.loads('1.0e+2'), M.loads('0.5')",
+        "M.loads('')",
+        "M.loads('[1, 2')",
+        "M.loads('[1, 2,]')",
+        "M.loads('{\"a\": 1,}')",
+        "M.loads('{a: 1}')",
+        "M.loads('{\"a\" 1}')",
+        "M.loads('[1] x')",
+        "M.loads('\"abc')",
+        "M.loads('\"a\\tb\"')",
+        "M.loads('\"\\\\q\"')",
+        "M.loads('\"\\\\u12\"')",
+        "M.loads('01')",
+        "M.loads('-')",
+        "M.loads('[1,\\n 2,\\n x]')",
+        "M.loads('{\"a\": 1}', object_pairs_hook=list), M.loads('[1.5]', parse_float=str), M.loads('{\"a\": 1}', object_hook=len)",
+        "M.loads(b'[1]'), M.loads(5)",
+        "M.loads('\\ufeff[1]')",
+        "M.loads(M.dumps({'k': [1, 'two', 3.5, None, {'n': True}]}))",
+    ],
+}
+
+
+def total_ordering_check(M):
+    @M.total_ordering
+    class V:
+        def __init__(self, v):
+            self.v = v
+
+        def __eq__(self, o):
+            return self.v == o.v
+
+        def __lt__(self, o):
+            return self.v < o.v
+    a, b = V(1), V(2)
+    return (a < b, a <= b, a > b, a >= b, b >= a, a <= a)
+
+
+def cached_property_check(M):
+    class C:
+        calls = 0
+
+        @M.cached_property
+        def value(self):
+            C.calls += 1
+            return 42
+    c = C()
+    return (c.value, c.value, C.calls)
+
+
+def outcome(module, expr):
+    env = {"M": module, "total_ordering_check": total_ordering_check, "cached_property_check": cached_property_check}
+    try:
+        return "ok", repr(eval(expr, env))
+    except Exception as e:  # noqa: BLE001 - comparing exceptions is the point
+        return type(e).__name__, str(e)
+
+
+CASES = [(name, expr) for name, exprs in SCENARIOS.items() for expr in exprs]
+
+
+@pytest.mark.parametrize("name,expr", CASES)
+def test_same_as_cpython(name, expr):
+    assert outcome(OURS[name], expr) == outcome(REAL[name], expr)
