@@ -7,10 +7,14 @@
 
 /// `(module name, Python source)` of every module in this crate, sorted by name.
 pub const MODULES: &[(&str, &str)] = &[
+    ("abc", include_str!("../lib/abc.py")),
     ("collections", include_str!("../lib/collections.py")),
+    ("dataclasses", include_str!("../lib/dataclasses.py")),
+    ("enum", include_str!("../lib/enum.py")),
     ("functools", include_str!("../lib/functools.py")),
     ("itertools", include_str!("../lib/itertools.py")),
     ("json", include_str!("../lib/json.py")),
+    ("typing", include_str!("../lib/typing.py")),
 ];
 
 /// The source of module `name`, if it is one of ours.

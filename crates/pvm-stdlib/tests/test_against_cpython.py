@@ -3,12 +3,16 @@ and requires identical results: same repr, or the same exception type and messag
 
 These check the modules' semantics; the PVM runs the same sources (crates/pvm-stdlib/lib).
 """
+import abc
 import collections
+import dataclasses
+import enum
 import functools
 import importlib.util
 import itertools
 import json
 import pathlib
+import typing
 
 import pytest
 
@@ -22,8 +26,8 @@ def load(name):
     return module
 
 
-OURS = {name: load(name) for name in ("functools", "itertools", "collections", "json")}
-REAL = {"functools": functools, "itertools": itertools, "collections": collections, "json": json}
+OURS = {name: load(name) for name in ("functools", "itertools", "collections", "json", "enum", "abc", "dataclasses", "typing")}
+REAL = {"functools": functools, "itertools": itertools, "collections": collections, "json": json, "enum": enum, "abc": abc, "dataclasses": dataclasses, "typing": typing}
 
 SCENARIOS = {
     "functools": [
@@ -155,7 +159,217 @@ SCENARIOS = {
         "M.loads('\\ufeff[1]')",
         "M.loads(M.dumps({'k': [1, 'two', 3.5, None, {'n': True}]}))",
     ],
+    "enum": [
+        "enum_basic(M)",
+        "enum_errors(M)",
+        "enum_flags(M)",
+        "enum_mixins(M)",
+    ],
+    "abc": [
+        "abc_check(M)",
+    ],
+    "typing": [
+        "M.Optional[int], M.Union[int, str], M.Union[int, None], M.Union[int, int], M.List[int], M.Dict[str, int]",
+        "M.Optional[int] == M.Union[int, None], M.cast(int, 'x'), M.get_args(M.Dict[str, int])",
+        "M.TypeVar('T'), M.TypeVar('T', covariant=True), M.Any, M.Tuple[int, ...]",
+        "M.List()",
+        "isinstance(3, M.Any)",
+        "M.Optional[int, str]",
+    ],
+    "dataclasses": [
+        "dc_basic(M)",
+        "dc_errors(M)",
+        "dc_frozen_order(M)",
+        "dc_helpers(M)",
+    ],
 }
+
+
+def dc_basic(M):
+    @M.dataclass
+    class Point:
+        x: int
+        y: int = 0
+        tags: list = M.field(default_factory=list, repr=False)
+
+    p = Point(1)
+    q = Point(1, 0)
+    p.tags.append('a')
+    return (repr(p), p == q, p != Point(2), p.tags, Point.__match_args__, [f.name for f in M.fields(p)],
+            Point.__hash__ is None, Point(y=5, x=2))
+
+
+def dc_errors(M):
+    @M.dataclass
+    class P:
+        x: int
+        y: int = 1
+    out = []
+    for f in (lambda: P(), lambda: P(1, 2, 3), lambda: P(1, z=2), lambda: P(1, x=2)):
+        try:
+            f()
+            out.append('no error')
+        except TypeError as e:
+            out.append(str(e))
+    try:
+        @M.dataclass
+        class Bad:
+            x: int = 0
+            y: int
+    except TypeError as e:
+        out.append(str(e))
+    try:
+        @M.dataclass
+        class Mut:
+            x: list = []
+    except ValueError as e:
+        out.append(str(e)[:40])
+    return out
+
+
+def dc_frozen_order(M):
+    @M.dataclass(frozen=True, order=True)
+    class V:
+        major: int
+        minor: int = 0
+    a, b = V(1, 2), V(1, 3)
+    try:
+        a.major = 5
+        err = None
+    except Exception as e:  # noqa: BLE001
+        err = (type(e).__name__, str(e))
+    return (a < b, b >= a, sorted([b, a]), hash(a) == hash(V(1, 2)), err, {a: 1}[V(1, 2)])
+
+
+def dc_helpers(M):
+    @M.dataclass
+    class Inner:
+        v: int
+
+    @M.dataclass
+    class Outer:
+        name: str
+        inner: Inner
+        items: list = M.field(default_factory=list)
+
+    o = Outer('n', Inner(3), [Inner(4)])
+    r = M.replace(o, name='m')
+
+    @M.dataclass(kw_only=True)
+    class K:
+        a: int
+        b: int = 2
+    try:
+        K(1)
+        kerr = None
+    except TypeError as e:
+        kerr = str(e)
+    return (M.asdict(o), M.astuple(o), r, M.is_dataclass(o), M.is_dataclass(3), K(a=1), kerr)
+
+
+def enum_basic(M):
+    class Color(M.Enum):
+        RED = 1
+        GREEN = 2
+        BLUE = 3
+        CRIMSON = 1
+
+        def describe(self):
+            return f"{self.name}={self.value}"
+
+    class Auto(M.Enum):
+        A = M.auto()
+        B = M.auto()
+        C = 10
+        D = M.auto()
+    return (
+        repr(Color.RED), str(Color.GREEN), Color(2), Color['BLUE'], list(Color), len(Color),
+        Color.CRIMSON is Color.RED, Color.RED.describe(), Color.RED in Color, [m.value for m in Auto],
+        list(Color.__members__), Color.RED == Color.RED, Color.RED == 1, isinstance(Color.RED, Color),
+        f"{Color.RED}", {Color.RED: 'r'}[Color.CRIMSON], list(reversed(Color)), repr(Color),
+    )
+
+
+def enum_errors(M):
+    class Color(M.Enum):
+        RED = 1
+    out = []
+    for f in (lambda: Color(5), lambda: Color['NOPE'], lambda: setattr(Color, 'RED', 2), lambda: 1 in Color):
+        try:
+            f()
+            out.append('no error')
+        except Exception as e:  # noqa: BLE001
+            out.append((type(e).__name__, str(e)))
+    try:
+        @M.unique
+        class Dup(M.Enum):
+            A = 1
+            B = 1
+    except ValueError as e:
+        out.append(str(e))
+    return out
+
+
+def enum_flags(M):
+    class Perm(M.Flag):
+        R = 4
+        W = 2
+        X = 1
+    rw = Perm.R | Perm.W
+    class Bits(M.IntFlag):
+        A = M.auto()
+        B = M.auto()
+        C = M.auto()
+    return (rw.value, Perm.R in rw, Perm.X in rw, [m.name for m in rw], bool(Perm.R & Perm.W), (rw & Perm.W).name,
+            [b.value for b in Bits], Bits.A | Bits.C == 5, int(Bits.B), str(Bits.B))
+
+
+def enum_mixins(M):
+    class Num(M.IntEnum):
+        ONE = 1
+        TWO = 2
+    class Word(M.StrEnum):
+        HELLO = M.auto()
+        WORLD = 'w'
+    return (Num.ONE + 1, Num.TWO > Num.ONE, str(Num.TWO), f"{Num.ONE:>3}", sorted([Num.TWO, Num.ONE]),
+            Word.HELLO, Word.HELLO == 'hello', str(Word.WORLD), Word.WORLD.upper(), repr(Num.ONE), repr(Word.WORLD))
+
+
+def abc_check(M):
+    class Base(M.ABC):
+        @M.abstractmethod
+        def f(self):
+            ...
+
+        @M.abstractmethod
+        def g(self):
+            ...
+
+        def h(self):
+            return 'h'
+
+    class Half(Base):
+        def f(self):
+            return 'f'
+
+    class Full(Half):
+        def g(self):
+            return 'g'
+
+    out = []
+    for cls in (Base, Half):
+        try:
+            cls()
+        except TypeError as e:
+            out.append(str(e))
+    full = Full()
+    out.append((full.f(), full.g(), full.h(), sorted(Base.__abstractmethods__), sorted(Full.__abstractmethods__)))
+
+    class Proto(M.ABC):
+        pass
+    Proto.register(int)
+    out.append((isinstance(3, Proto), issubclass(bool, Proto), isinstance('x', Proto), isinstance(full, Base)))
+    return out
 
 
 def total_ordering_check(M):
@@ -186,7 +400,7 @@ def cached_property_check(M):
 
 
 def outcome(module, expr):
-    env = {"M": module, "total_ordering_check": total_ordering_check, "cached_property_check": cached_property_check}
+    env = {"M": module, **{k: v for k, v in globals().items() if k.endswith("_check") or k.startswith("enum_")}}
     try:
         return "ok", repr(eval(expr, env))
     except Exception as e:  # noqa: BLE001 - comparing exceptions is the point
