@@ -33,7 +33,8 @@ describe("docs/sdk.md examples", () => {
   });
 
   FILES.forEach((file, i) => {
-    const firstLine = (BLOCKS[i] as string).split("\n").find((l) => l.startsWith("const ") || l.startsWith("let ")) ?? "";
+    const firstLine =
+      (BLOCKS[i] as string).split("\n").find((l) => l.startsWith("const ") || l.startsWith("let ")) ?? "";
     it(`example ${i + 1} runs (${firstLine.slice(0, 50)})`, () => {
       const r = spawnSync(process.execPath, [file], { encoding: "utf8", cwd: ROOT });
       expect(r.stderr).toBe("");

@@ -1,4 +1,5 @@
 export * from "./fees/basefee.ts";
 export * from "./fees/charge.ts";
+export * from "./ledger/index.ts";
 export * from "./mempool/index.ts";
 export * from "./params.ts";
