@@ -139,8 +139,12 @@ def _make_init(cls, fields, frozen):
 
     def __init__(self, *args, **kwargs):
         if len(args) > len(positional):
-            raise TypeError(f'{qualname}.__init__() takes {len(positional) + 1} positional arguments '
-                            f'but {len(args) + 1} were given')
+            most = len(positional) + 1
+            least = most - sum(1 for f in positional if f.default is not MISSING or f.default_factory is not MISSING)
+            takes = f'{most} positional argument{"s" if most != 1 else ""}' if least == most else \
+                f'from {least} to {most} positional arguments'
+            given = len(args) + 1
+            raise TypeError(f'{qualname}.__init__() takes {takes} but {given} {"was" if given == 1 else "were"} given')
         values = {}
         for f, value in zip(positional, args):
             values[f.name] = value

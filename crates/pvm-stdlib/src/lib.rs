@@ -10,6 +10,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("abc", include_str!("../lib/abc.py")),
     ("collections", include_str!("../lib/collections.py")),
     ("dataclasses", include_str!("../lib/dataclasses.py")),
+    ("decimal", include_str!("../lib/decimal.py")),
     ("enum", include_str!("../lib/enum.py")),
     ("functools", include_str!("../lib/functools.py")),
     ("itertools", include_str!("../lib/itertools.py")),
