@@ -21,10 +21,11 @@ build_native() {
   (cd crates/napi && npx napi build --platform --release --js index.js --dts index.d.ts >&2)
 }
 
-ensure_pytest() {
-  if ! python3 -c "import pytest" 2>/dev/null; then
-    echo "cowboy: installing pytest from PyPI" >&2
-    python3 -m pip install --quiet --user "pytest>=8,<9"
+# Python test dependencies (pytest; the Python client's coincurve and pycryptodome), from PyPI.
+ensure_python_deps() {
+  if ! python3 -c "import pytest, coincurve, Crypto" 2>/dev/null; then
+    echo "cowboy: installing Python test dependencies from PyPI" >&2
+    python3 -m pip install --quiet --disable-pip-version-check "pytest>=8,<9" "coincurve>=21,<22" "pycryptodome>=3.20"
   fi
 }
 
@@ -42,9 +43,10 @@ case "$task" in
     setup
     echo "cowboy: cargo test (workspace)" >&2
     cargo test --workspace --quiet
-    echo "cowboy: pytest (PVM stdlib sources against CPython)" >&2
-    ensure_pytest
-    python3 -m pytest -q crates/pvm-stdlib/tests
+    echo "cowboy: pytest (PVM stdlib against CPython; the Python client)" >&2
+    ensure_python_deps
+    python3 -m pytest -q -p no:cacheprovider crates/pvm-stdlib/tests
+    (cd python && python3 -m pytest -q -p no:cacheprovider tests)
     echo "cowboy: vitest" >&2
     npx vitest run "$@"
     ;;
