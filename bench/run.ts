@@ -10,6 +10,7 @@ type Suite = { run: () => Promise<Metric[]> | Metric[] };
 /** Registered suites, in the order they run. */
 const SUITES: Record<string, () => Promise<Suite>> = {
   codec: () => import("./codec/suite.ts"),
+  pvm: () => import("./pvm/suite.ts"),
 };
 
 const wanted = process.argv.slice(2);
