@@ -144,7 +144,7 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
         ),
         5 => Value::Bytes((0..rng.below(9)).map(|_| rng.next() as u8).collect()),
         6 => {
-            let mut m = vec![0x80u8 | rng.below(8) as u8 + 1];
+            let mut m = vec![0x80u8 | (rng.below(8) as u8 + 1)];
             m.extend((0..9 + rng.below(4)).map(|_| rng.next() as u8));
             if rng.below(2) == 0 {
                 Value::BigUint(m)
