@@ -51,7 +51,7 @@ case "$task" in
     npx vitest run "$@"
     ;;
   lint)
-    install_deps
+    setup # tsc needs the addon's generated index.d.ts
     npx biome check .
     npx tsc -p tsconfig.json
     cargo fmt --all --check

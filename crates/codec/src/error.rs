@@ -58,7 +58,8 @@ impl std::error::Error for SourceError {}
 pub enum CodecError {
     /// A transaction encoding is larger than [`crate::constants::MAX_TX_SIZE`].
     TxTooLarge {
-        /// Size of the offending encoding in bytes.
+        /// Size of the offending encoding in bytes (for a transaction inside a block, whose
+        /// end is not known, `MAX_TX_SIZE + 1`: a lower bound).
         size: usize,
     },
     /// The input ended inside a field.

@@ -7,10 +7,10 @@
 
 use crate::address::Address;
 use crate::block::{Block, BlockHeader, Certificate, CertificateKind, Round};
-use crate::receipt::{Event, Receipt, ReceiptStatus};
 use crate::hash::Hash32;
 use crate::hex;
 use crate::instruction::Instruction;
+use crate::receipt::{Event, Receipt, ReceiptStatus};
 use crate::transaction::{
     AccessListEntry, AdditionalSigner, SignatureBytes, Transaction, ZERO_SIGNATURE,
 };
@@ -512,8 +512,19 @@ pub fn header_to_json(h: &BlockHeader) -> Value {
 pub fn header_from_json(v: &Value, path: &str) -> Result<BlockHeader, JsonError> {
     let o = Obj::new(v, path)?;
     o.only(&[
-        "parent", "height", "round", "proposer", "timestampMs", "stateRoot", "txRoot",
-        "receiptsRoot", "cycleBasefee", "cellBasefee", "cyclesUsed", "cellsUsed", "parentSeed",
+        "parent",
+        "height",
+        "round",
+        "proposer",
+        "timestampMs",
+        "stateRoot",
+        "txRoot",
+        "receiptsRoot",
+        "cycleBasefee",
+        "cellBasefee",
+        "cyclesUsed",
+        "cellsUsed",
+        "parentSeed",
         "hash",
     ])?;
     Ok(BlockHeader {
@@ -571,7 +582,13 @@ pub fn block_from_json(v: &Value) -> Result<Block, JsonError> {
     })
 }
 
-const STATUS_NAMES: [&str; 5] = ["success", "reverted", "outOfCycles", "outOfCells", "invalid"];
+const STATUS_NAMES: [&str; 5] = [
+    "success",
+    "reverted",
+    "outOfCycles",
+    "outOfCells",
+    "invalid",
+];
 
 /// The JSON form of a receipt, including the computed `hash` (output only).
 pub fn receipt_to_json(r: &Receipt) -> Value {
@@ -596,8 +613,15 @@ pub fn receipt_to_json(r: &Receipt) -> Value {
 pub fn receipt_from_json(v: &Value) -> Result<Receipt, JsonError> {
     let o = Obj::new(v, "")?;
     o.only(&[
-        "txHash", "status", "cyclesUsed", "cellsUsed", "feePaid", "returnData", "error",
-        "events", "hash",
+        "txHash",
+        "status",
+        "cyclesUsed",
+        "cellsUsed",
+        "feePaid",
+        "returnData",
+        "error",
+        "events",
+        "hash",
     ])?;
     let st = o.str("status")?;
     let status = STATUS_NAMES
@@ -633,7 +657,10 @@ pub fn receipt_from_json(v: &Value) -> Result<Receipt, JsonError> {
         cells_used: o.u64("cellsUsed")?,
         fee_paid: o.u64("feePaid")?,
         return_data: o.bytes("returnData")?,
-        error: o.opt("error").map(|v| as_str(v, "error").map(str::to_owned)).transpose()?,
+        error: o
+            .opt("error")
+            .map(|v| as_str(v, "error").map(str::to_owned))
+            .transpose()?,
         events,
     })
 }
@@ -655,7 +682,14 @@ pub fn certificate_to_json(c: &Certificate) -> Value {
 /// Parses the JSON form of a certificate.
 pub fn certificate_from_json(v: &Value) -> Result<Certificate, JsonError> {
     let o = Obj::new(v, "")?;
-    o.only(&["kind", "blockHash", "height", "round", "aggregatedSignature", "signerBitmap"])?;
+    o.only(&[
+        "kind",
+        "blockHash",
+        "height",
+        "round",
+        "aggregatedSignature",
+        "signerBitmap",
+    ])?;
     let k = o.str("kind")?;
     let kind = KIND_NAMES
         .iter()
@@ -867,7 +901,10 @@ mod tests {
         };
         assert_eq!(header_from_json(&header_to_json(&h), "").unwrap(), h);
         let tx = tx_from_json(&vector2_json()).unwrap();
-        let b = Block { header: h, transactions: vec![tx] };
+        let b = Block {
+            header: h,
+            transactions: vec![tx],
+        };
         assert_eq!(block_from_json(&block_to_json(&b)).unwrap(), b);
         let r = Receipt {
             tx_hash: [1; 32],
@@ -877,7 +914,11 @@ mod tests {
             fee_paid: 3,
             return_data: vec![4],
             error: Some("boom".into()),
-            events: vec![Event { emitter: Address([6; 20]), topic: vec![7], data: vec![] }],
+            events: vec![Event {
+                emitter: Address([6; 20]),
+                topic: vec![7],
+                data: vec![],
+            }],
         };
         let rj = receipt_to_json(&r);
         assert_eq!(rj["status"], "outOfCells");
@@ -896,9 +937,15 @@ mod tests {
         assert_eq!(certificate_from_json(&bad).unwrap_err().field, "kind");
         let mut bad = block_to_json(&b);
         bad["transactions"][0]["nonce"] = json!("x");
-        assert_eq!(block_from_json(&bad).unwrap_err().field, "transactions[0].nonce");
+        assert_eq!(
+            block_from_json(&bad).unwrap_err().field,
+            "transactions[0].nonce"
+        );
         let mut bad = header_to_json(&b.header);
         bad["round"]["view"] = json!(1);
-        assert_eq!(header_from_json(&bad, "header").unwrap_err().field, "header.round.view");
+        assert_eq!(
+            header_from_json(&bad, "header").unwrap_err().field,
+            "header.round.view"
+        );
     }
 }

@@ -74,7 +74,9 @@ fn float_body(x: F64, spec: &FormatSpec, kind: Option<char>) -> String {
         Some('F') => x.format_fixed_alt(p.unwrap_or(6), alt).to_ascii_uppercase(),
         Some('G') => x.format_general(p.unwrap_or(6), alt, true),
         Some('%') => {
-            let mut s = x.mul(F64::from_i64(100)).format_fixed_alt(p.unwrap_or(6), alt);
+            let mut s = x
+                .mul(F64::from_i64(100))
+                .format_fixed_alt(p.unwrap_or(6), alt);
             s.push('%');
             s
         }
@@ -159,7 +161,10 @@ mod tests {
         assert_eq!(ff(f64::INFINITY, "010"), "0000000inf");
         assert_eq!(ff(0.5, "%"), "50.000000%");
         assert_eq!(ff(1e16, "#"), "1.e+16");
-        assert_eq!(ff(1.0, "d"), "Unknown format code 'd' for object of type 'float'");
+        assert_eq!(
+            ff(1.0, "d"),
+            "Unknown format code 'd' for object of type 'float'"
+        );
     }
 
     #[test]

@@ -148,7 +148,7 @@ pub(crate) fn truncate200(s: &str) -> &str {
 ///
 /// `type_name` is the Python type name used in error messages. Callers handle the empty spec
 /// themselves (`format(x, '')` is `str(x)`). Errors (all `ValueError`): "Invalid format
-/// specifier '<spec>' for object of type '<type>'", "Format specifier missing precision",
+/// specifier 'SPEC' for object of type 'TYPE'", "Format specifier missing precision",
 /// "Too many decimal digits in format string", "Cannot specify both ',' and '_'.",
 /// "Cannot specify ',' with 's'.".
 pub fn parse_format_spec(spec: &str, type_name: &str) -> TextResult<FormatSpec> {
@@ -259,7 +259,9 @@ pub fn format_str(s: &str, spec: &FormatSpec, type_name: &str) -> TextResult<Str
     {
         // CPython checks the grouping against the default type 's' while parsing.
         let sep = if g == Grouping::Comma { ',' } else { '_' };
-        return Err(TextError::value(format!("Cannot specify '{sep}' with 's'.")));
+        return Err(TextError::value(format!(
+            "Cannot specify '{sep}' with 's'."
+        )));
     }
     match spec.sign {
         Some(SignOpt::Space) => {
@@ -555,7 +557,10 @@ mod tests {
         assert_eq!(fi(255, "#010_b"), "0b1111_1111");
         assert_eq!(fi(42, "*^+8"), "**+42***");
         assert_eq!(fi(65, "c"), "A");
-        assert_eq!(fi(1, ".2"), "Precision not allowed in integer format specifier");
+        assert_eq!(
+            fi(1, ".2"),
+            "Precision not allowed in integer format specifier"
+        );
     }
 
     #[test]

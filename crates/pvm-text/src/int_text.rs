@@ -238,8 +238,14 @@ mod tests {
         assert_eq!(p("0b101", 2).unwrap(), "5");
         assert_eq!(p("000", 0).unwrap(), "0");
         assert_eq!(p("١٢", 10).unwrap(), "12");
-        assert_eq!(p("010", 0).unwrap_err(), "invalid literal for int() with base 0: '010'");
-        assert_eq!(p("1__0", 10).unwrap_err(), "invalid literal for int() with base 10: '1__0'");
+        assert_eq!(
+            p("010", 0).unwrap_err(),
+            "invalid literal for int() with base 0: '010'"
+        );
+        assert_eq!(
+            p("1__0", 10).unwrap_err(),
+            "invalid literal for int() with base 10: '1__0'"
+        );
         assert!(p("_1", 10).is_err() && p("1_", 10).is_err() && p("", 10).is_err());
         assert!(p("1", 37).is_err());
         assert_eq!(parse_int_bytes(b"z", 36).unwrap(), BigInt::from(35));

@@ -119,7 +119,10 @@ mod tests {
     fn strs() {
         assert_eq!(str_repr("it's"), "\"it's\"");
         assert_eq!(str_repr("'\""), "'\\'\"'");
-        assert_eq!(str_repr("a\u{a0}\u{200b}\u{e0001}é\x7f"), "'a\\xa0\\u200b\\U000e0001é\\x7f'");
+        assert_eq!(
+            str_repr("a\u{a0}\u{200b}\u{e0001}é\x7f"),
+            "'a\\xa0\\u200b\\U000e0001é\\x7f'"
+        );
         assert_eq!(str_ascii("é😀"), "'\\xe9\\U0001f600'");
     }
 

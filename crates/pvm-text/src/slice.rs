@@ -29,7 +29,11 @@ pub fn adjust_indices(start: Option<i64>, end: Option<i64>, len: usize) -> (usiz
 /// the end. Returns `None` when the index is out of range `0..len`.
 pub fn normalize_index(index: i64, len: usize) -> Option<usize> {
     let len_i = i64::try_from(len).ok()?;
-    let i = if index < 0 { index.checked_add(len_i)? } else { index };
+    let i = if index < 0 {
+        index.checked_add(len_i)?
+    } else {
+        index
+    };
     if (0..len_i).contains(&i) {
         usize::try_from(i).ok()
     } else {

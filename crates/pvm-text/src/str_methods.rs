@@ -223,7 +223,15 @@ pub fn rsplit<'a>(s: &'a str, sep: Option<&str>, maxsplit: i64) -> TextResult<Ve
 pub fn is_linebreak(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\n' | '\r'
+            | '\x0b'
+            | '\x0c'
+            | '\x1c'
+            | '\x1d'
+            | '\x1e'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
     )
 }
 
@@ -629,6 +637,30 @@ pub fn translate<E>(
         }
     }
     Ok(out)
+}
+
+/// `str.maketrans(x, y[, z])` (the two/three-argument forms; the one-argument dict form is
+/// the core's): pairs `(code point, Some(replacement) | None for deletion)` sorted by code
+/// point, later duplicates winning as in a dict. Error: `ValueError("the first two maketrans
+/// arguments must have equal length")`.
+pub fn maketrans(x: &str, y: &str, z: Option<&str>) -> TextResult<Vec<(char, Option<char>)>> {
+    if char_len(x) != char_len(y) {
+        return Err(TextError::value(
+            "the first two maketrans arguments must have equal length",
+        ));
+    }
+    let mut map: std::collections::BTreeMap<char, Option<char>> =
+        x.chars().zip(y.chars().map(Some)).collect();
+    for c in z.unwrap_or("").chars() {
+        map.insert(c, None);
+    }
+    Ok(map.into_iter().collect())
+}
+
+/// `ValueError("substring not found")` raised by `str.index`/`rindex` (and bytes) when
+/// [`find`]/[`rfind`] return `None`.
+pub fn substring_not_found() -> TextError {
+    TextError::value("substring not found")
 }
 
 #[cfg(test)]

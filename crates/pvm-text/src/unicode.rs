@@ -1,6 +1,6 @@
 //! Per-code-point Unicode predicates and case mappings exactly as CPython 3.11 sees them.
 //!
-//! All data comes from [`crate::tables`], generated from CPython 3.11 itself (Unicode 14.0.0),
+//! All data comes from the private `tables` module, generated from CPython 3.11 itself (Unicode 14.0.0),
 //! so results do not drift with the Rust toolchain's Unicode version.
 
 use crate::tables;

@@ -59,8 +59,12 @@ fn dispatch(f: &str, a: &[Value]) -> Option<Outcome> {
         "isprintable" => Ok(json!(sm::isprintable(st()))),
         "isascii" => Ok(json!(sm::isascii(st()))),
         "splitlines" => Ok(json!(sm::splitlines(st(), bl(&a[1])))),
-        "split" => sm::split(st(), os(&a[1]), i(&a[2])).map(|v| json!(v)).map_err(err),
-        "rsplit" => sm::rsplit(st(), os(&a[1]), i(&a[2])).map(|v| json!(v)).map_err(err),
+        "split" => sm::split(st(), os(&a[1]), i(&a[2]))
+            .map(|v| json!(v))
+            .map_err(err),
+        "rsplit" => sm::rsplit(st(), os(&a[1]), i(&a[2]))
+            .map(|v| json!(v))
+            .map_err(err),
         "strip" => Ok(json!(sm::strip(st(), os(&a[1])))),
         "lstrip" => Ok(json!(sm::lstrip(st(), os(&a[1])))),
         "rstrip" => Ok(json!(sm::rstrip(st(), os(&a[1])))),
@@ -89,6 +93,29 @@ fn dispatch(f: &str, a: &[Value]) -> Option<Outcome> {
         "count" => Ok(json!(sm::count(st(), s(&a[1]), oi(&a[2]), oi(&a[3])))),
         "startswith" => Ok(json!(sm::startswith(st(), s(&a[1]), oi(&a[2]), oi(&a[3])))),
         "endswith" => Ok(json!(sm::endswith(st(), s(&a[1]), oi(&a[2]), oi(&a[3])))),
+        "translate" => {
+            let r: Result<String, ()> = sm::translate(st(), |c| {
+                Ok(match c {
+                    'a' => sm::Translation::Replace("xy".into()),
+                    'b' => sm::Translation::Delete,
+                    'Σ' => sm::Translation::Replace("σ".into()),
+                    '😀' => sm::Translation::Replace(String::new()),
+                    ' ' => sm::Translation::Replace("_".into()),
+                    'ß' => sm::Translation::Replace("ss".into()),
+                    _ => sm::Translation::Keep,
+                })
+            });
+            Ok(json!(r.expect("infallible")))
+        }
+        "maketrans" => sm::maketrans(st(), s(&a[1]), a.get(2).and_then(os))
+            .map(|v| {
+                json!(
+                    v.iter()
+                        .map(|(k, r)| json!([*k as u32, r.map(|c| c as u32)]))
+                        .collect::<Vec<_>>()
+                )
+            })
+            .map_err(err),
         "charinfo" => Ok(charinfo(st().chars().next().expect("char"))),
         _ => return None,
     };

@@ -28,7 +28,8 @@ pub fn err(e: TextError) -> (String, String) {
 
 /// The argument as a str.
 pub fn s(v: &Value) -> &str {
-    v.as_str().unwrap_or_else(|| panic!("expected str, got {v}"))
+    v.as_str()
+        .unwrap_or_else(|| panic!("expected str, got {v}"))
 }
 
 /// The argument as an optional str.
@@ -43,17 +44,21 @@ pub fn oi(v: &Value) -> Option<i64> {
 
 /// The argument as an i64.
 pub fn i(v: &Value) -> i64 {
-    v.as_i64().unwrap_or_else(|| panic!("expected int, got {v}"))
+    v.as_i64()
+        .unwrap_or_else(|| panic!("expected int, got {v}"))
 }
 
 /// The argument as a bool.
 pub fn bl(v: &Value) -> bool {
-    v.as_bool().unwrap_or_else(|| panic!("expected bool, got {v}"))
+    v.as_bool()
+        .unwrap_or_else(|| panic!("expected bool, got {v}"))
 }
 
 /// Decodes a `{"b": hex}` bytes argument.
 pub fn b(v: &Value) -> Vec<u8> {
-    let h = v["b"].as_str().unwrap_or_else(|| panic!("expected bytes, got {v}"));
+    let h = v["b"]
+        .as_str()
+        .unwrap_or_else(|| panic!("expected bytes, got {v}"));
     (0..h.len())
         .step_by(2)
         .map(|k| u8::from_str_radix(&h[k..k + 2], 16).expect("hex"))

@@ -121,6 +121,13 @@ def str_methods():
                 for _ in range(3):
                     st, en = rng.choice(idx), rng.choice(idx)
                     o.case(f, getattr(str, f), s, n, st, en)
+    table = {ord("a"): "xy", ord("b"): None, ord("\u03a3"): ord("\u03c3"), ord("\U0001f600"): "",
+             ord(" "): "_", ord("\xdf"): "ss"}
+    for st in strs:
+        o.case("translate", lambda t: t.translate(table), st)
+    for args in [("ab", "xy"), ("ab", "x"), ("aΣ", "bσ", "c"), ("", "", "xyz"), ("aa", "bc"),
+                 ("😀", "x", "é")]:
+        o.case("maketrans", lambda *a: sorted(str.maketrans(*a).items()), *args)
     # Per-character predicates and mappings over a spread of code points.
     cps = list(range(0, 0x2000)) + list(range(0x2000, 0x110000, 97))
     for cp in cps:
@@ -272,11 +279,291 @@ def format_float():
     o.write()
 
 
+def penc(v):
+    if isinstance(v, bool):
+        raise TypeError
+    if isinstance(v, int):
+        return {"i": str(v)}
+    if isinstance(v, float):
+        return {"f": fbits(v)}
+    if isinstance(v, bytes):
+        return {"b": v.hex()}
+    return v
+
+
+def percent_case(o, t, args):
+    if isinstance(args, tuple):
+        a = [penc(x) for x in args]
+    elif isinstance(args, dict):
+        a = {"map": {k: penc(v) for k, v in args.items()}}
+    else:
+        a = {"one": penc(args)}
+    try:
+        r = {"r": enc(t % args)}
+    except Exception as e:  # noqa: BLE001
+        r = {"e": [type(e).__name__, str(e)]}
+    obj = {"f": "percent" if isinstance(t, str) else "percent_bytes", "a": [penc(t), a]}
+    obj.update(r)
+    line = json.dumps(obj, ensure_ascii=True, sort_keys=True)
+    if line not in o.seen:
+        o.seen.add(line)
+        o.lines.append(line)
+
+
+def percent():
+    o = Out("percent")
+    rng = random.Random(6)
+    fixed = [
+        ("%5%", ()), ("%5%", (1,)), ("%%", ()), ("%(a)%", {"a": 1}), ("%*", (5,)), ("%.", ()),
+        ("%y", ()), ("%y", (1,)), ("%\xe9", (1,)), ("%(a", {}), ("%(a", ()), ("%ld", (3,)),
+        ("%-05d", (3,)), ("%05s", ("a",)), ("%+s", ("a",)), ("%#5x", (255,)), ("%#05x", (255,)),
+        ("%#.5o", (8,)), ("%+.3d", (-5,)), ("%c", (65,)), ("%c", ("ab",)), ("%c", ("\xdf",)),
+        ("%x", (3.0,)), ("%d", ("a",)), ("%f", ("a",)), ("%d", (3.9,)), ("%*d", (-5, 3)),
+        ("%.*f", (-2, 3.14159)), ("%(a)s %(b)s", {"a": 1}), ("%(a)s %(b)r", {"a": 1, "b": "x"}),
+        ("%s", (1, 2)), ("a%", ()), ("%(a)", {"a": 1}), ("%(a)*d", {"a": 1}), ("%s", 5),
+        ("%s %s", 5), ("%r", "it's"), ("%a", "\xe9\U0001f600"), ("%-*.*s|", (8, 3, "abcdef")),
+        ("%c", (0x110000,)), ("%c", (-1,)), ("%99999999999999999999d", (1,)),
+        ("%.99999999999d", (1,)), ("%(a(b))s", {"a(b)": 2}), ("%s %%", ("x",)),
+        ("%i|%u", (7, -7)), ("%X|%#X|%#o", (255, 255, 8)), ("%.0f|%#.0f|%.0e|%#.0e", (2.5, 2.5, 2.5, 2.5)),
+        ("%g|%#g|%G", (1e-5, 1.0, 1e20)), ("%010.3f|%-10.3e|%+g", (-3.14159, 2.5, 7.0)),
+        ("%f|%F", (float("inf"), float("nan"))), ("%05f|%-6F|", (float("-inf"), float("inf"))),
+        ("%d %s", (1,)), ("%s", ()), ("% d|% d", (5, -5)), ("%+05d", (5,)),
+        ("%x", (-255,)), ("%#x", (-255,)), ("%#-8x|", (255,)), ("%#08o", (-8,)),
+        ("%.3s", ("日本語テキスト",)), ("%5c|", (0x1F600,)), ("%d", (10**40,)),
+        ("%e", (10**400,)), ("%f", (2**64,)), ("%d", (float("inf"),)), ("%d", (float("nan"),)),
+        ("%(x)d %(x)x", {"x": 255}), ("%(x)s", {"x": "é"}), ("abc", ()), ("abc", (1,)),
+        ("abc", {"a": 1}), ("", ()), ("%s%s%s", (1, 2.5, "z")), ("%r", (2.5,)), ("%s", (1e16,)),
+        ("%a", ("é",)), ("%r|%a|%s", (10, -3.0, "\n")), ("%hd %Ld", (1, 2)), ("%lld", (1,)),
+    ]
+    for t, a in fixed:
+        percent_case(o, t, a)
+    convs = "diuoxXeEfFgGsrac"
+    vals = [0, 1, -1, 42, -42, 255, 10**20, 0.0, -0.0, 1.5, -2.25, 1e10, 1e-7, 123.456, "abc", "", "é😀"]
+    for _ in range(2500):
+        flags = "".join(rng.sample("-+ #0", rng.randrange(0, 4)))
+        width = rng.choice(["", "", "1", "5", "12", "*"])
+        prec = rng.choice(["", "", ".", ".0", ".2", ".7", ".*"])
+        c = rng.choice(convs)
+        t = "<%" + flags + width + prec + c + ">"
+        args = []
+        if width == "*":
+            args.append(rng.choice([5, -5, 0, 12]))
+        if prec == ".*":
+            args.append(rng.choice([0, 3, -1]))
+        if c in "diuoxX":
+            args.append(rng.choice([v for v in vals if isinstance(v, int)] + [2.7, "s"]))
+        elif c in "eEfFgG":
+            args.append(rng.choice([v for v in vals if not isinstance(v, str)]))
+        elif c == "c":
+            args.append(rng.choice([65, 0xE9, 0x1F600, "x", "ab"]))
+        else:
+            args.append(rng.choice(vals))
+        percent_case(o, t, tuple(args))
+    bfixed = [
+        (b"%s", ("x",)), (b"%b", (1,)), (b"%c", (256,)), (b"%c", (b"ab",)), (b"%c", ("a",)),
+        (b"%d", ("a",)), (b"%x", (1.5,)), (b"%f", ("a",)), (b"%s", (1, 2)), (b"%y", (1,)),
+        (b"%\xe9", (1,)), (b"%-5.2s|", (b"abc",)), (b"%5r|", ("\xe9",)), (b"%.3a", ("abc",)),
+        (b"%05c|", (65,)), (b"%(a)s", {b"a": b"1"}), (b"%5%", ()), (b"%r", (b"x",)),
+        (b"%c", (b"\xff",)), (b"%*", (1,)), (b"%(a", {}), (b"%(a", ()), (b"%c", (2**70,)),
+        (b"%c", (-1,)), (b"%\x01", (1,)), (b"%\x7f", (1,)), (b"%5c|", (b"x",)),
+        (b"%.0c", (65,)), (b"%-3b|", (b"ab",)), (b"%s", (b"a", b"b")), (b"%s %s", (b"a",)),
+        (b"%#06x|%+.2e|%-6d|", (255, 1234.5, -3)), (b"\xff%s\x00", (b"\x80",)), (b"%%", ()),
+    ]
+    for t, a in bfixed:
+        if isinstance(a, dict):
+            continue
+        percent_case(o, t, a)
+    for _ in range(600):
+        flags = "".join(rng.sample("-+ #0", rng.randrange(0, 3)))
+        width = rng.choice(["", "", "1", "5", "*"])
+        prec = rng.choice(["", "", ".", ".0", ".2", ".*"])
+        c = rng.choice("diuoxXeEfFgGsbrac")
+        t = ("<%" + flags + width + prec + c + ">").encode()
+        args = []
+        if width == "*":
+            args.append(rng.choice([5, -5, 0]))
+        if prec == ".*":
+            args.append(rng.choice([0, 3, -1]))
+        if c in "diuoxX":
+            args.append(rng.choice([0, -42, 255, 10**20, 2.7, b"s"]))
+        elif c in "eEfFgG":
+            args.append(rng.choice([0.0, -1.5, 1e10, 123.456, 7, b"x"]))
+        elif c == "c":
+            args.append(rng.choice([65, 0xE9, 300, b"x", b"ab", "y"]))
+        elif c in "sb":
+            args.append(rng.choice([b"", b"abc", b"\x00\xff", "str", 5]))
+        else:
+            args.append(rng.choice([b"abc", "\xe9x", 5, 2.5]))
+        percent_case(o, t, tuple(args))
+    o.write()
+
+
+def fmt_parse(t):
+    import _string
+    out = []
+    for lit, name, spec, conv in _string.formatter_parser(t):
+        if lit:
+            if out and out[-1][0] == "L":
+                out[-1][1] += lit
+            else:
+                out.append(["L", lit])
+        if name is not None:
+            out.append(["F", name, spec, conv])
+    return out
+
+
+def fmt_name(n):
+    import _string
+    first, rest = _string.formatter_field_name_split(n)
+    parts = []
+    err = None
+    try:
+        for is_attr, key in rest:
+            parts.append([is_attr, key])
+    except Exception as e:  # noqa: BLE001
+        err = [type(e).__name__, str(e)]
+    return [first, parts, err]
+
+
+def format_string():
+    o = Out("format_string")
+    rng = random.Random(7)
+    fixed = ["{0[}]}", "{0[:]}", "{!r}", "{0!}", "{0!rr}", "{0!r:}", "{0:{1}}", "{a.b[0].c}",
+             "{0.}", "{0[]}", "{0[0]x}", "{}}", "{", "}", "a{{b}}c", "{0:{{}}}", "{:{:{}}}",
+             "{0[a]b}", "{\u0663}", "{ 0}", "{0!r }", "{!}", "{0:}}", "{0:{}", "{0!", "{0",
+             "{0[", "{a{b}", "{99999999999999999999}", "{0.a[1][b].c}", "{0!x}", "", "plain",
+             "x{}y{}z", "{0}{1}{0}", "{name}", "{:>10}", "{0!r:^{1}.{2}}", "}}{{", "{{}}",
+             "{0:%Y-%m-%d}", "{[0]}", "{.real}", "\xe9{0}\U0001f600"]
+    for t in fixed:
+        o.case("parse_format_string", fmt_parse, t)
+    alphabet = list("{}{}[]!:.0a1rs> x")
+    for _ in range(1500):
+        t = rand_str(rng, alphabet, rng.randrange(1, 9))
+        o.case("parse_format_string", fmt_parse, t)
+    names = ["", "0", "12", "a", "a.b", "a[0]", "a[x]", "0.real", "a.", "a[", "a[]", "a[0]b",
+             "a..b", "a[0][1].c", "\u0663", "\u0663[\u0661]", "99999999999999999999",
+             "a[99999999999999999999]", "[0]", ".x", "a[b.c]", "a]", "x y", "a.b.c[d][0]"]
+    for n in names:
+        o.case("parse_field_name", fmt_name, n)
+    for _ in range(300):
+        o.case("parse_field_name", fmt_name, rand_str(rng, list("a0.[]1x"), rng.randrange(0, 8)))
+    auto = [["", ""], ["0", ""], ["", "0"], ["a", "", "b", ""], ["0", "1", "a"], ["", "", ""],
+            ["1", "", "0"]]
+    for names in auto:
+        t = "".join("{" + x + "}" for x in names)
+        o.case("auto_number", lambda t: t.format(*range(5), a="A", b="B"), t)
+    args = (7, -1234, "abc", 255, "\xe9\u00df")
+    kwargs = {"w": 10, "name": "Zo\xeb", "p": 3, "n": 1234567}
+    render = ["{}|{}|{}", "{0:>{1}}", "{:{}}", "{0:{w}}|{name!r:^{w}}", "{n:,}|{n:_x}|{n:{p}}",
+              "{:{:{}}}", "{2!r:*<12}|{2!s}|{4!a}", "{3:#x}|{3:08b}|{3:c}", "{name:.{p}}",
+              "{5}", "{missing}", "{0:{1:{2}}}", "{:>{w}.{p}}", "{!r}{}", "{0}{}", "{}{0}",
+              "{0!z}", "{0:d}", "{2:d}", "{0:,s}", "{name:=5}", "{n:e}", "{n:.2%}", "{0:}",
+              "{w:{w}}", "{:{}}{:{}}", "{0:{{}}}", "{0:{}}", "a{{{0}}}b", "{1:+}|{1: }|{1:z}",
+              "{0:{p}d}", "{:{w}}{}", "{name!a}", "{4!r:>8}"]
+    for t in render:
+        o.case("render", lambda t: t.format(*args, **kwargs), t)
+    for c in "sra xR\x00\xe9":
+        o.case("conversion", lambda c: ("{0!" + c + "}").format("v"), c)
+    o.write()
+
+
+def bytes_methods():
+    o = Out("bytes_methods")
+    rng = random.Random(8)
+    bs = [b"", b" ", b"a", b"abc", b"hello world", b"  lead and trail  ", b"a,b,,c,",
+          b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0 x", b"Hello World", b"mIxEd CaSe",
+          b"line1\r\nline2\nline3\rline4\x0bx\x0cy\x1cz", b"\r\n\r\n", b"-42", b"+7",
+          b"tab\there\tx", b"a\tb\r\tc\n\td", b"aaa", b"abab", b"\x00\xff\x80abc",
+          b"they're bill's", b"123", b"ABC", b"abc1", b"\xc3\xa9t\xc3\xa9"]
+    alphabet = list(b"aAbB ,.-_\t\n\rxyz0\x00\xff\x85'")
+    bs += [bytes(rng.choice(alphabet) for _ in range(rng.randrange(0, 12))) for _ in range(120)]
+    needles = [b"", b"a", b"ab", b" ", b",", b"aa", b"xyz", b"\n", b"\xff", b"zz"]
+    idx = [None, 0, 1, 2, -1, -2, -100, 3, 5, 100]
+    for b in bs:
+        for f in ["upper", "lower", "swapcase", "title", "capitalize", "isalpha", "isalnum",
+                  "isdigit", "isspace", "isupper", "islower", "istitle", "isascii"]:
+            o.case(f, getattr(bytes, f), b)
+        for keep in (False, True):
+            o.case("splitlines", bytes.splitlines, b, keep)
+        for ms in (-1, 0, 1, 2):
+            o.case("split", bytes.split, b, None, ms)
+            o.case("rsplit", bytes.rsplit, b, None, ms)
+        for chars in (None, b"", b" a", b"aA,", b"\xff"):
+            o.case("strip", bytes.strip, b, chars)
+            o.case("lstrip", bytes.lstrip, b, chars)
+            o.case("rstrip", bytes.rstrip, b, chars)
+        for w in (-1, 0, 3, 8, 15):
+            o.case("zfill", bytes.zfill, b, w)
+            fill = rng.choice([b" ", b"*", b"\xff"])
+            o.case("center", bytes.center, b, w, fill)
+            o.case("ljust", bytes.ljust, b, w, fill)
+            o.case("rjust", bytes.rjust, b, w, fill)
+        for t in (8, 4, 1, 0, -3):
+            o.case("expandtabs", bytes.expandtabs, b, t)
+        for sep, per in ((None, 1), (":", 1), (":", 2), (":", -2), ("-", 3), ("", 1), ("ab", 1),
+                         ("\xe9", 1), (":", 0), (b"_", 1)):
+            o.case("hex", lambda b, sp, pr: b.hex() if sp is None else b.hex(sp, pr), b,
+                   sep.decode() if isinstance(sep, bytes) else sep, per)
+        o.case("translate", lambda b: b.translate(bytes.maketrans(b"abc", b"xyz"), b" ,"), b)
+        o.case("translate_none", lambda b: b.translate(None, b"a\xff"), b)
+        for n in needles:
+            for ms in (-1, 0, 1, 2):
+                o.case("split", bytes.split, b, n, ms)
+                o.case("rsplit", bytes.rsplit, b, n, ms)
+            o.case("partition", bytes.partition, b, n)
+            o.case("rpartition", bytes.rpartition, b, n)
+            o.case("removeprefix", bytes.removeprefix, b, n)
+            o.case("removesuffix", bytes.removesuffix, b, n)
+            for c in (-1, 0, 1, 2):
+                o.case("replace", bytes.replace, b, n, rng.choice((b"", b"-", b"XYZ")), c)
+            for f in ("find", "rfind", "count", "startswith", "endswith"):
+                o.case(f, getattr(bytes, f), b, n, None, None)
+                for _ in range(2):
+                    o.case(f, getattr(bytes, f), b, n, rng.choice(idx), rng.choice(idx))
+    for h in ["a", "0a ff", "0 a", "zz", "0a\xe9", "\xe9", "0\xe9", "0a0", "  ", "0a\t0b\n",
+              "0a\x1c0b", "", "DEADbeef", " 0a", "0a ", "0a  0b", "g0", "0g", "0a\xe9zz", "z\xe9",
+              "0a\x0b0b\x0c", "\u3000"]:
+        o.case("fromhex", bytes.fromhex, h)
+    o.case("maketrans", bytes.maketrans, b"ab", b"c")
+    o.write()
+
+
+def codecs_cases():
+    o = Out("codec")
+    rng = random.Random(9)
+    strs = ["", "abc", "abcé", "é€😀", "aé€b", "ÿ", "\x80", "日本語", "a\U0010ffffb", "éé x éé"]
+    encs = ["utf-8", "UTF8", "ascii", "latin-1", "Latin_1", "iso-8859-1", "us-ascii",
+            "u8", "L1", " utf-8 ", "utf--8", "646", "cp819"]
+    errs = ["strict", "ignore", "replace", "backslashreplace", "xmlcharrefreplace", "bogus"]
+    for st in strs:
+        for e in encs:
+            for er in errs:
+                o.case("encode", str.encode, st, e, er)
+    bss = [b"", b"abc", b"\xff", b"a\xe9b", b"\xe2\x82", b"\xe2\x82X", b"\xed\xa0\x80",
+           b"\xf0\x9f\x98\x80", b"\xf0\x9f\x98", b"\xf0\x80\x80\x80", b"\xc0\xaf",
+           b"\xc2", b"\xf4\x90\x80\x80", b"\xe0\x80\x80", b"\x80\x80", b"ok\xf5ok",
+           "é€😀".encode()]
+    bss += [bytes(rng.randrange(256) for _ in range(rng.randrange(1, 8))) for _ in range(150)]
+    bss += [bytes(rng.choice([0x41, 0x80, 0xbf, 0xc2, 0xe0, 0xe2, 0xed, 0xf0, 0xf4, 0x9f, 0xa0])
+                  for _ in range(rng.randrange(1, 7))) for _ in range(200)]
+    for b in bss:
+        for e in ["utf-8", "ascii", "latin-1"]:
+            for er in ["strict", "ignore", "replace", "backslashreplace", "bogus"]:
+                o.case("decode", bytes.decode, b, e, er)
+    o.case("decode", bytes.decode, b"abc", "nope", "strict")
+    for e in ["u8", "L1", "646", "latin", "utf8", "iso8859-1"]:
+        o.case("decode", bytes.decode, b"\xff", e, "bogus")
+    o.case("encode", str.encode, "x", "no-such-codec", "strict")
+    o.write()
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
     sel = sys.argv[1:]
     for name, fn in [("str_methods", str_methods), ("repr", reprs), ("int_text", int_text),
-                     ("format_spec", format_spec), ("format_float", format_float)]:
+                     ("format_spec", format_spec), ("format_float", format_float),
+                     ("percent", percent), ("format_string", format_string),
+                     ("bytes_methods", bytes_methods), ("codec", codecs_cases)]:
         if not sel or name in sel:
             fn()
 

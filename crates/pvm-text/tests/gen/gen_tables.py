@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generate src/tables.rs for pvm-text from the running CPython's own str methods.
 
-Run with CPython 3.11 (Unicode 14.0.0): `python3 tests/gen/gen_tables.py > src/tables.rs`.
+Run with CPython 3.11 (Unicode 14.0.0):
+`python3 tests/gen/gen_tables.py > src/tables.rs && cargo fmt -p pvm-text`.
 Every table is derived by asking CPython how it classifies / maps each code point, so the
 Rust side reproduces CPython 3.11 exactly (not a newer Unicode version).
 """
