@@ -328,11 +328,21 @@ class _Reader:
                 return result
         raise CodecError("VARINT_OVERFLOW", f"{name}: varint exceeds 64 bits")
 
-    def length(self, name: str) -> int:
-        n = self.varint(name)
-        if n > U32_MAX or n > len(self.data) - self.pos:
-            raise CodecError("LENGTH_OVERFLOW", f"{name}: length {n} exceeds the remaining input")
-        return n
+    def length(self, name: str, min_item_size: int = 1) -> int:
+        """A u32 length (at most 5 varint bytes) whose items must fit the remaining input."""
+        result = 0
+        for i in range(5):
+            b = self.u8(name)
+            if i == 4 and b > 0x0F:
+                raise CodecError("VARINT_OVERFLOW", f"{name}: length exceeds u32")
+            result |= (b & 0x7F) << (7 * i)
+            if not b & 0x80:
+                if b == 0 and i > 0:
+                    raise CodecError("NON_MINIMAL_VARINT", f"{name}: varint is not minimal")
+                break
+        if result * min_item_size > len(self.data) - self.pos:
+            raise CodecError("LENGTH_OVERFLOW", f"{name}: {result} items cannot fit the remaining input")
+        return result
 
     def bytes_(self, name: str) -> bytes:
         return self.take(self.length(name), name)
@@ -413,7 +423,7 @@ def decode_transaction(data: bytes) -> Transaction:
     access_list = None
     if r.option("access_list"):
         entries = []
-        for _ in range(r.length("access_list")):
+        for _ in range(r.length("access_list", 21)):
             address = r.take(20, "access_list.address")
             keys = tuple(r.bytes_("access_list.storage_key") for _ in range(r.length("access_list.storage_keys")))
             entries.append(AccessListEntry(address, keys))
@@ -423,14 +433,11 @@ def decode_transaction(data: bytes) -> Transaction:
     origin_cycles = r.varint("origin_remaining_cycles") if r.option("origin_remaining_cycles") else None
     origin_cells = r.varint("origin_remaining_cells") if r.option("origin_remaining_cells") else None
     signature = r.take(65, "signature")
-    signers = []
-    previous = None
-    for _ in range(r.length("additional_signers")):
-        address = r.take(20, "additional_signers.address")
-        if previous is not None and address <= previous:
-            raise CodecError("SIGNERS_NOT_ASCENDING", "additional_signers must be strictly ascending by address")
-        previous = address
-        signers.append((address, r.take(65, "additional_signers.signature")))
+    signers = [(r.take(20, "additional_signers.address"), r.take(65, "additional_signers.signature"))
+               for _ in range(r.length("additional_signers", 85))]
+    for i in range(1, len(signers)):
+        if signers[i][0] <= signers[i - 1][0]:
+            raise CodecError("SIGNERS_NOT_ASCENDING", f"additional_signers[{i}] is not above the one before it")
     if r.pos != len(data):
         raise CodecError("TRAILING_BYTES", f"{len(data) - r.pos} bytes after the transaction")
     return Transaction(chain_id, nonce, instruction, *limits, sender, access_list, metadata, origin_tx_hash,
