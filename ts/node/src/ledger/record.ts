@@ -1,3 +1,5 @@
+import { Reader, Writer } from "@cowboy/sdk";
+
 /**
  * What the ledger stores per block: the canonical block bytes, each transaction's receipt
  * bytes, and the index entries the block contributes (so indexes can be rebuilt from the
@@ -43,69 +45,6 @@ export class LedgerError extends Error {
   }
 }
 
-class Writer {
-  private chunks: Uint8Array[] = [];
-  varint(n: number | bigint): void {
-    let v = BigInt(n);
-    const bytes: number[] = [];
-    do {
-      let b = Number(v & 0x7fn);
-      v >>= 7n;
-      if (v > 0n) b |= 0x80;
-      bytes.push(b);
-    } while (v > 0n);
-    this.chunks.push(Uint8Array.from(bytes));
-  }
-  raw(b: Uint8Array): void {
-    this.chunks.push(b);
-  }
-  bytes(b: Uint8Array): void {
-    this.varint(b.length);
-    this.raw(b);
-  }
-  finish(): Uint8Array {
-    return Buffer.concat(this.chunks);
-  }
-}
-
-class Reader {
-  private pos = 0;
-  private readonly buf: Uint8Array;
-  constructor(buf: Uint8Array) {
-    this.buf = buf;
-  }
-  varint(): bigint {
-    let result = 0n;
-    let shift = 0n;
-    for (;;) {
-      if (this.pos >= this.buf.length || shift > 63n)
-        throw new LedgerError("ERR_LEDGER_CORRUPT", "bad varint in stored block");
-      const b = this.buf[this.pos++] as number;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7n;
-    }
-  }
-  int(): number {
-    const v = this.varint();
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new LedgerError("ERR_LEDGER_CORRUPT", "length too large");
-    return Number(v);
-  }
-  raw(n: number): Uint8Array {
-    if (this.pos + n > this.buf.length) throw new LedgerError("ERR_LEDGER_CORRUPT", "stored block truncated");
-    const out = this.buf.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
-  }
-  bytes(): Uint8Array {
-    return this.raw(this.int());
-  }
-  done(): void {
-    if (this.pos !== this.buf.length)
-      throw new LedgerError("ERR_LEDGER_CORRUPT", "trailing bytes in stored block");
-  }
-}
-
 function checkRecord(r: BlockRecord): void {
   const bad = (why: string) => new LedgerError("ERR_LEDGER_BAD_RECORD", why);
   if (r.hash.length !== 32 || r.parentHash.length !== 32) throw bad("hashes must be 32 bytes");
@@ -122,44 +61,54 @@ function checkRecord(r: BlockRecord): void {
 
 export function encodeRecord(r: BlockRecord): Uint8Array {
   checkRecord(r);
-  const w = new Writer();
-  w.varint(r.height);
-  w.raw(r.hash);
-  w.raw(r.parentHash);
-  w.bytes(r.block);
-  w.varint(r.txHashes.length);
+  const w = new Writer(256 + r.block.length);
+  w.varint(r.height, "height");
+  w.fixed(r.hash, 32, "hash");
+  w.fixed(r.parentHash, 32, "parentHash");
+  w.bytes(r.block, "block");
+  w.len(r.txHashes.length, "txHashes");
   for (let i = 0; i < r.txHashes.length; i++) {
-    w.raw(r.txHashes[i] as Uint8Array);
-    w.bytes(r.receipts[i] as Uint8Array);
+    w.fixed(r.txHashes[i] as Uint8Array, 32, "txHash");
+    w.bytes(r.receipts[i] as Uint8Array, "receipt");
   }
-  w.varint(r.events.length);
+  w.len(r.events.length, "events");
   for (const e of r.events) {
-    w.raw(e.emitter);
-    w.bytes(e.topic);
-    w.varint(e.txIndex);
-    w.varint(e.logIndex);
+    w.fixed(e.emitter, 20, "emitter");
+    w.bytes(e.topic, "topic");
+    w.varint(BigInt(e.txIndex), "txIndex");
+    w.varint(BigInt(e.logIndex), "logIndex");
   }
   return w.finish();
 }
 
+/** Decodes a stored block; corruption surfaces as `ERR_LEDGER_CORRUPT`. */
 export function decodeRecord(buf: Uint8Array): BlockRecord {
-  const r = new Reader(buf);
-  const height = r.varint();
-  const hash = r.raw(32);
-  const parentHash = r.raw(32);
-  const block = r.bytes();
-  const n = r.int();
-  const txHashes: Uint8Array[] = [];
-  const receipts: Uint8Array[] = [];
-  for (let i = 0; i < n; i++) {
-    txHashes.push(r.raw(32));
-    receipts.push(r.bytes());
+  try {
+    const r = new Reader(buf);
+    const height = r.varint("height");
+    const hash = r.fixed(32, "hash");
+    const parentHash = r.fixed(32, "parentHash");
+    const block = r.bytes("block");
+    const n = r.len("txHashes", 33);
+    const txHashes: Uint8Array[] = [];
+    const receipts: Uint8Array[] = [];
+    for (let i = 0; i < n; i++) {
+      txHashes.push(r.fixed(32, "txHash"));
+      receipts.push(r.bytes("receipt"));
+    }
+    const m = r.len("events", 23);
+    const events: LedgerEvent[] = [];
+    for (let i = 0; i < m; i++) {
+      events.push({
+        emitter: r.fixed(20, "emitter"),
+        topic: r.bytes("topic"),
+        txIndex: Number(r.varint("txIndex")),
+        logIndex: Number(r.varint("logIndex")),
+      });
+    }
+    r.finish("stored block");
+    return { height, hash, parentHash, block, txHashes, receipts, events };
+  } catch (err) {
+    throw new LedgerError("ERR_LEDGER_CORRUPT", `stored block does not decode: ${(err as Error).message}`);
   }
-  const m = r.int();
-  const events: LedgerEvent[] = [];
-  for (let i = 0; i < m; i++) {
-    events.push({ emitter: r.raw(20), topic: r.bytes(), txIndex: r.int(), logIndex: r.int() });
-  }
-  r.done();
-  return { height, hash, parentHash, block, txHashes, receipts, events };
 }
