@@ -15,6 +15,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("functools", include_str!("../lib/functools.py")),
     ("itertools", include_str!("../lib/itertools.py")),
     ("json", include_str!("../lib/json.py")),
+    ("struct", include_str!("../lib/struct.py")),
     ("typing", include_str!("../lib/typing.py")),
 ];
 

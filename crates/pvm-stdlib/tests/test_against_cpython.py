@@ -13,6 +13,7 @@ import importlib.util
 import itertools
 import json
 import pathlib
+import struct
 import typing
 
 import pytest
@@ -27,8 +28,8 @@ def load(name):
     return module
 
 
-OURS = {name: load(name) for name in ("functools", "itertools", "collections", "json", "enum", "abc", "dataclasses", "typing", "decimal")}
-REAL = {"functools": functools, "itertools": itertools, "collections": collections, "json": json, "enum": enum, "abc": abc, "dataclasses": dataclasses, "typing": typing, "decimal": decimal}
+OURS = {name: load(name) for name in ("functools", "itertools", "collections", "json", "enum", "abc", "dataclasses", "typing", "decimal", "struct")}
+REAL = {"functools": functools, "itertools": itertools, "collections": collections, "json": json, "enum": enum, "abc": abc, "dataclasses": dataclasses, "typing": typing, "decimal": decimal, "struct": struct}
 
 SCENARIOS = {
     "functools": [
@@ -183,6 +184,28 @@ SCENARIOS = {
         "decimal_context(M)",
         "decimal_errors(M)",
     ],
+    "struct": [
+        "struct_roundtrips(M)",
+        "M.calcsize('@bhilqd'), M.calcsize('=bhilqd'), M.calcsize('<i?H'), M.calcsize('@c i'), M.calcsize('3s2xH'), M.calcsize('@d b')",
+        "M.pack('>hHiIqQ', -2, 65535, -70000, 4000000000, -(1 << 63), (1 << 64) - 1)",
+        "M.pack('<4s3sp5p', b'ab', b'abcdef', b'zz', b'hello world')",
+        "M.unpack('<4s3sp5p', M.pack('<4s3sp5p', b'ab', b'abcdef', b'zz', b'hello world'))",
+        "M.pack('@bid', 1, 2, 3.5), M.pack('!?c', True, b'x'), M.pack('<e', 1.5), M.pack('>f', 0.1)",
+        "M.pack('h', 40000)",
+        "M.pack('B', -1)",
+        "M.pack('Q', -1)",
+        "M.pack('i', 'x')",
+        "M.pack('f', 'x')",
+        "M.pack('2i', 1)",
+        "M.pack('e', 70000.0)",
+        "M.pack('f', 1e39)",
+        "M.unpack('<i', b'abc')",
+        "M.pack('z', 1)",
+        "M.pack('<n', 1)",
+        "list(M.iter_unpack('<hb', bytes(range(9))))",
+        "M.unpack_from('<H', b'xxab', 2), M.Struct('<3H').size, M.Struct('>d').unpack(M.pack('>d', -0.0))",
+        "(lambda b: (M.pack_into('<H', b, 1, 513), bytes(b)))(bytearray(4))",
+    ],
     "dataclasses": [
         "dc_basic(M)",
         "dc_errors(M)",
@@ -270,6 +293,24 @@ def decimal_errors(M):
         ctx.traps[M.DivisionByZero] = False
         out.append(str(D(1) / D(0)))
         out.append(ctx.flags[M.DivisionByZero])
+    return out
+
+
+def struct_roundtrips(M):
+    import math as _m
+    out = []
+    values = [0.0, -0.0, 1.0, -1.5, 0.1, 1 / 3, 1e-310, 5e-324, 1.7976931348623157e308, 65504.0, 65519.99, 6e-8,
+              1e-45, 3.4028234663852886e38, 3.4028235677973366e38, 2.0 ** -149, 2.0 ** -150, 1e300, float('inf'),
+              -float('inf'), 0.333333333, 123456.789, 2.0 ** -24, 2.0 ** -25, 3 * 2.0 ** -26]
+    for fmt in ('<d', '>f', '<e'):
+        for v in values:
+            try:
+                packed = M.pack(fmt, v)
+                out.append((fmt, v, packed.hex(), M.unpack(fmt, packed)))
+            except Exception as e:  # noqa: BLE001
+                out.append((fmt, v, type(e).__name__, str(e)))
+        nan = M.unpack(fmt, M.pack(fmt, float('nan')))[0]
+        out.append((fmt, 'nan', _m.isnan(nan), M.pack(fmt, float('nan')).hex()))
     return out
 
 
