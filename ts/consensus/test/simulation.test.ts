@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { Simulation } from "../src/index.ts";
+import { findSafetyViolation, Simulation } from "../src/index.ts";
+
+describe("the safety check", () => {
+  it("accepts prefixes and reports the first diverging height", () => {
+    expect(findSafetyViolation([["a", "b"], ["a"], []])).toBeNull();
+    expect(
+      findSafetyViolation([
+        ["a", "b", "c"],
+        ["a", "x"],
+      ]),
+    ).toBe("validators 0 and 1 finalized b and x at height 1");
+  });
+});
 
 describe("Simplex in simulation", () => {
   it("4 honest validators finalize the same chain, about one block per view", () => {

@@ -28,6 +28,27 @@ export function blockDigest(block: SimBlock): string {
 
 export const GENESIS_DIGEST = "0".repeat(64);
 
+/**
+ * Compares the finalized chains of all validators (block digests by height); returns a
+ * description of the first height where two of them differ, or null when every chain is a
+ * prefix of every longer one.
+ */
+export function findSafetyViolation(chains: ReadonlyArray<readonly string[]>): string | null {
+  const height = Math.max(0, ...chains.map((c) => c.length));
+  for (let h = 0; h < height; h++) {
+    let seen: { digest: string; validator: number } | null = null;
+    for (const [i, chain] of chains.entries()) {
+      const digest = chain[h];
+      if (digest === undefined) continue;
+      if (seen === null) seen = { digest, validator: i };
+      else if (seen.digest !== digest) {
+        return `validators ${seen.validator} and ${i} finalized ${seen.digest} and ${digest} at height ${h}`;
+      }
+    }
+  }
+  return null;
+}
+
 export interface SimOptions {
   seed: number;
   validators: number;
