@@ -21,10 +21,14 @@ export async function run(): Promise<Metric[]> {
   const driver = join(ROOT, "target", "release", "examples", "pvm_bench");
   const out = join(mkdtempSync(join(tmpdir(), "cowboy-bench-pvm-")), "pvm.json");
   const runs = process.env.PVM_BENCH_RUNS ?? "3";
-  execFileSync("python3", [join(ROOT, "bench", "pvm", "run.py"), "--pvm", driver, "--runs", runs, "--out", out], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  execFileSync(
+    "python3",
+    [join(ROOT, "bench", "pvm", "run.py"), "--pvm", driver, "--runs", runs, "--out", out],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
   const result = JSON.parse(readFileSync(out, "utf8")) as { metrics: Metric[] };
   return result.metrics;
 }
