@@ -52,7 +52,11 @@ pub(crate) fn biguint_to_f64(sign: u64, n: &BigUint) -> u64 {
 fn raw_parts(bits: u64) -> (u64, i32) {
     let be = ((bits >> 52) & 0x7ff) as i32;
     let f = bits & FRAC_MASK;
-    if be == 0 { (f, -1074) } else { (f | HIDDEN, be - 1075) }
+    if be == 0 {
+        (f, -1074)
+    } else {
+        (f | HIDDEN, be - 1075)
+    }
 }
 
 /// Exact `|x|` as `num / den` with `den` a power of two.
@@ -69,14 +73,16 @@ fn exact_ratio(bits: u64) -> (BigUint, BigUint) {
 fn decimal_exponent(num: &BigUint, den: &BigUint, m: u64, e: i32) -> i32 {
     let bl = 64 - m.leading_zeros() as i64;
     // floor((e + bl - 1) * log10(2)) <= floor(log10 v) <= that + 1
+    // (arithmetic >> floors for negative values too)
     let mut k = (((i64::from(e) + bl - 1) * 78913) >> 18) as i32;
-    if k < 0 && ((i64::from(e) + bl - 1) * 78913) & ((1 << 18) - 1) != 0 {
-        // >> already floors for negatives
-    }
     // check 10^(k+1) <= v  => k += 1
     let ge = |k: i32| -> bool {
         // is v >= 10^k ?
-        if k >= 0 { *num >= den * pow10(k as u32) } else { num * pow10((-k) as u32) >= *den }
+        if k >= 0 {
+            *num >= den * pow10(k as u32)
+        } else {
+            num * pow10((-k) as u32) >= *den
+        }
     };
     while ge(k + 1) {
         k += 1;
@@ -93,7 +99,7 @@ pub(crate) fn shortest_digits(bits: u64) -> (Vec<u8>, i32) {
     let bits = bits & !SIGN;
     let (m, e) = raw_parts(bits);
     // Integral values below 2^53: the exact integer digits are the shortest.
-    if (0..=0).contains(&e.min(0)) && e <= 0 && e > -53 && m.trailing_zeros() as i32 >= -e {
+    if e <= 0 && e > -53 && m.trailing_zeros() as i32 >= -e {
         let v = m >> (-e);
         if v != 0 {
             let mut s = v.to_string().into_bytes();
@@ -106,6 +112,9 @@ pub(crate) fn shortest_digits(bits: u64) -> (Vec<u8>, i32) {
     }
     let even = m & 1 == 0;
     let unequal = bits & FRAC_MASK == 0 && (bits >> 52) > 1;
+    if let Some(res) = shortest_u128(m, e, even, unequal) {
+        return res;
+    }
     let (mut r, mut s, mut mp, mut mm);
     if e >= 0 {
         let be = BigUint::one() << (e as u64);
@@ -140,14 +149,80 @@ pub(crate) fn shortest_digits(bits: u64) -> (Vec<u8>, i32) {
         mp *= &p;
         mm *= &p;
     }
-    let mut decpt = k + 1;
+    digit_loop(r, s, mp, mm, even, k + 1)
+}
+
+/// Numbers the shortest-digits loop runs on (u128 fast path, big integers otherwise).
+trait DigitNum: Ord + Sized {
+    /// `self %= s`, returning the quotient (a single decimal digit).
+    fn take_digit(&mut self, s: &Self) -> u8;
+    fn plus(&self, o: &Self) -> Self;
+    fn twice(&self) -> Self;
+    fn times10(&mut self);
+    fn is_nil(&self) -> bool;
+}
+
+impl DigitNum for u128 {
+    #[inline]
+    fn take_digit(&mut self, s: &Self) -> u8 {
+        let q = *self / *s;
+        *self -= q * *s;
+        q as u8
+    }
+    #[inline]
+    fn plus(&self, o: &Self) -> Self {
+        self + o
+    }
+    #[inline]
+    fn twice(&self) -> Self {
+        self << 1
+    }
+    #[inline]
+    fn times10(&mut self) {
+        *self *= 10;
+    }
+    #[inline]
+    fn is_nil(&self) -> bool {
+        *self == 0
+    }
+}
+
+impl DigitNum for BigUint {
+    fn take_digit(&mut self, s: &Self) -> u8 {
+        let (q, r) = self.div_rem(s);
+        *self = r;
+        q.to_u32().unwrap_or(0) as u8
+    }
+    fn plus(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn twice(&self) -> Self {
+        self << 1u32
+    }
+    fn times10(&mut self) {
+        *self *= 10u32;
+    }
+    fn is_nil(&self) -> bool {
+        self.is_zero()
+    }
+}
+
+/// The digit-generation loop of `dtoa` mode 0 on `v = r/s` (scaled so that `1 <= r/s < 10`)
+/// with half-gaps `mp/s` (upper) and `mm/s` (lower).
+fn digit_loop<N: DigitNum>(
+    mut r: N,
+    s: N,
+    mut mp: N,
+    mut mm: N,
+    even: bool,
+    decpt: i32,
+) -> (Vec<u8>, i32) {
+    let mut decpt = decpt;
     let mut digits: Vec<u8> = Vec::with_capacity(20);
     loop {
-        let (q, rr) = r.div_rem(&s);
-        r = rr;
-        let mut dig = q.to_u32().unwrap_or(0) as u8;
+        let mut dig = r.take_digit(&s);
         let j = r.cmp(&mm);
-        let j1 = (&r + &mp).cmp(&s);
+        let j1 = r.plus(&mp).cmp(&s);
         if j1 == Ordering::Equal && even {
             if dig == 9 {
                 digits.push(9);
@@ -161,8 +236,8 @@ pub(crate) fn shortest_digits(bits: u64) -> (Vec<u8>, i32) {
             break;
         }
         if j == Ordering::Less || (j == Ordering::Equal && even) {
-            if !r.is_zero() && j1 == Ordering::Greater {
-                let c = (&r << 1u32).cmp(&s);
+            if !r.is_nil() && j1 == Ordering::Greater {
+                let c = r.twice().cmp(&s);
                 if c == Ordering::Greater || (c == Ordering::Equal && dig & 1 == 1) {
                     if dig == 9 {
                         digits.push(9);
@@ -185,12 +260,87 @@ pub(crate) fn shortest_digits(bits: u64) -> (Vec<u8>, i32) {
             break;
         }
         digits.push(dig);
-        r *= 10u32;
-        mp *= 10u32;
-        mm *= 10u32;
+        r.times10();
+        mp.times10();
+        mm.times10();
     }
     (digits, decpt)
 }
+
+/// `10^n` for `n <= 38`.
+const fn pow10_u128(n: u32) -> u128 {
+    let mut v = 1u128;
+    let mut i = 0;
+    while i < n {
+        v *= 10;
+        i += 1;
+    }
+    v
+}
+
+/// u128 fast path of [`shortest_digits`]: same algorithm, `None` when the scaled integers
+/// would not leave enough headroom in 128 bits.
+fn shortest_u128(m: u64, e: i32, even: bool, unequal: bool) -> Option<(Vec<u8>, i32)> {
+    let (mut r, mut s, mut mp, mut mm): (u128, u128, u128, u128);
+    if e >= 0 {
+        if e > 60 {
+            return None;
+        }
+        let be = 1u128 << e;
+        if unequal {
+            (r, s, mp, mm) = (u128::from(m) * be * 4, 4, be * 2, be);
+        } else {
+            (r, s, mp, mm) = (u128::from(m) * be * 2, 2, be, be);
+        }
+    } else {
+        if e < -118 {
+            return None;
+        }
+        if unequal {
+            (r, s, mp, mm) = (u128::from(m) * 4, 1u128 << (2 - e), 2, 1);
+        } else {
+            (r, s, mp, mm) = (u128::from(m) * 2, 1u128 << (1 - e), 1, 1);
+        }
+    }
+    let bl = i64::from(64 - m.leading_zeros());
+    let mut k = (((i64::from(e) + bl - 1) * 78913) >> 18) as i32;
+    // exact fix-up: find k with 10^k <= r/s < 10^(k+1)
+    let ge = |k: i32| -> Option<bool> {
+        if k >= 0 {
+            Some(r >= s.checked_mul(*POW10_U128.get(k as usize)?)?)
+        } else {
+            Some(r.checked_mul(*POW10_U128.get((-k) as usize)?)? >= s)
+        }
+    };
+    while ge(k + 1)? {
+        k += 1;
+    }
+    while !ge(k)? {
+        k -= 1;
+    }
+    if k >= 0 {
+        s = s.checked_mul(POW10_U128[k as usize])?;
+    } else {
+        let p = POW10_U128[(-k) as usize];
+        r = r.checked_mul(p)?;
+        mp = mp.checked_mul(p)?;
+        mm = mm.checked_mul(p)?;
+    }
+    if s >> 122 != 0 {
+        return None;
+    }
+    Some(digit_loop(r, s, mp, mm, even, k + 1))
+}
+
+const POW10_U128: [u128; 39] = {
+    let mut t = [0u128; 39];
+    let mut i = 0;
+    while i < 39 {
+        t[i] = pow10_u128(i as u32);
+        i += 1;
+    }
+    t
+};
 
 /// Adds one unit in the last digit, stripping the trailing nines it carries through.
 fn round_up(digits: &mut Vec<u8>, decpt: &mut i32) {
@@ -389,7 +539,11 @@ fn special(x: F64, upper: bool) -> Option<String> {
     }
     if x.is_infinite() {
         let s = if upper { "INF" } else { "inf" };
-        return Some(if x.is_sign_negative() { format!("-{s}") } else { s.to_string() });
+        return Some(if x.is_sign_negative() {
+            format!("-{s}")
+        } else {
+            s.to_string()
+        });
     }
     None
 }
@@ -431,7 +585,16 @@ impl F64 {
         }
         let p = precision.min(i32::MAX as usize / 2) as i32;
         let (d, decpt) = fixed_digits(self.0, p);
-        layout(self.is_sign_negative(), &d, decpt, Kind::F, i64::from(p), alternate, false, false)
+        layout(
+            self.is_sign_negative(),
+            &d,
+            decpt,
+            Kind::F,
+            i64::from(p),
+            alternate,
+            false,
+            false,
+        )
     }
 
     /// `format(x, f'.{precision}e')` (`E` when `upper`).
@@ -446,7 +609,16 @@ impl F64 {
         }
         let p = precision.min(i32::MAX as usize / 2) as u32;
         let (d, decpt) = significant_digits(self.0, p + 1);
-        layout(self.is_sign_negative(), &d, decpt, Kind::E, i64::from(p) + 1, alternate, false, upper)
+        layout(
+            self.is_sign_negative(),
+            &d,
+            decpt,
+            Kind::E,
+            i64::from(p) + 1,
+            alternate,
+            false,
+            upper,
+        )
     }
 
     /// `format(x, f'.{precision}g')` (`#` keeps trailing zeros when `alternate`).
@@ -456,7 +628,16 @@ impl F64 {
         }
         let p = precision.clamp(1, i32::MAX as usize / 2) as u32;
         let (d, decpt) = significant_digits(self.0, p);
-        layout(self.is_sign_negative(), &d, decpt, Kind::G, i64::from(p), alternate, false, upper)
+        layout(
+            self.is_sign_negative(),
+            &d,
+            decpt,
+            Kind::G,
+            i64::from(p),
+            alternate,
+            false,
+            upper,
+        )
     }
 
     /// `format(x, '')` (`None`: same as `repr`) and `format(x, f'.{p}')` (like `g` but keeps at
@@ -470,7 +651,16 @@ impl F64 {
                 }
                 let p = p.clamp(1, i32::MAX as usize / 2) as u32;
                 let (d, decpt) = significant_digits(self.0, p);
-                layout(self.is_sign_negative(), &d, decpt, Kind::G, i64::from(p), false, true, false)
+                layout(
+                    self.is_sign_negative(),
+                    &d,
+                    decpt,
+                    Kind::G,
+                    i64::from(p),
+                    false,
+                    true,
+                    false,
+                )
             }
         }
     }
@@ -489,6 +679,9 @@ impl F64 {
     pub fn py_round_ndigits(self, ndigits: i64) -> Result<F64, FloatError> {
         const NDIGITS_MAX: i64 = 323;
         const NDIGITS_MIN: i64 = -308;
+        if self.is_nan() {
+            return Ok(F64::NAN);
+        }
         if !self.is_finite() || self.is_zero() || ndigits > NDIGITS_MAX {
             return Ok(self);
         }
@@ -538,7 +731,11 @@ impl F64 {
     /// Not supported: non-ASCII Unicode decimal digits (CPython accepts e.g. Arabic-Indic).
     pub fn parse(s: &str) -> Option<F64> {
         let t = s.trim_matches(|c: char| {
-            if c.is_ascii() { matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r') } else { c.is_whitespace() }
+            if c.is_ascii() {
+                matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+            } else {
+                c.is_whitespace()
+            }
         });
         let b = t.as_bytes();
         let (neg, body) = match b.first() {
@@ -615,6 +812,192 @@ impl F64 {
     }
 }
 
+impl F64 {
+    /// `float.fromhex(s)`: `[sign] ['0x'] hexdigits ['.' hexdigits] ['p' [sign] decimal]`, or
+    /// `inf`/`infinity`/`nan`, with surrounding whitespace; correctly rounded (half-even).
+    /// Errors: `InvalidConversion("invalid hexadecimal floating-point string")`,
+    /// `Overflow("hexadecimal value too large to represent as a float")`.
+    pub fn from_hex(s: &str) -> Result<F64, FloatError> {
+        const INVALID: FloatError =
+            FloatError::InvalidConversion("invalid hexadecimal floating-point string");
+        let t = s.trim_matches(|c: char| {
+            if c.is_ascii() {
+                matches!(c, ' ' | '\t' | '\n' | '\x0b' | '\x0c' | '\r')
+            } else {
+                c.is_whitespace()
+            }
+        });
+        let b = t.as_bytes();
+        let (neg, mut body) = match b.first() {
+            Some(b'-') => (true, &b[1..]),
+            Some(b'+') => (false, &b[1..]),
+            _ => (false, b),
+        };
+        let sign = if neg { SIGN } else { 0 };
+        if body.eq_ignore_ascii_case(b"inf") || body.eq_ignore_ascii_case(b"infinity") {
+            return Ok(F64(sign | soft::EXP_MASK));
+        }
+        if body.eq_ignore_ascii_case(b"nan") {
+            return Ok(F64::NAN);
+        }
+        if body.len() >= 2 && body[0] == b'0' && (body[1] == b'x' || body[1] == b'X') {
+            body = &body[2..];
+        }
+        let mut mant = BigUint::zero();
+        let mut ndig = 0usize;
+        let mut frac_digits: i64 = 0;
+        let mut i = 0;
+        let mut seen_point = false;
+        while i < body.len() {
+            let c = body[i];
+            if let Some(d) = (c as char).to_digit(16) {
+                mant = (mant << 4u32) + d;
+                ndig += 1;
+                if seen_point {
+                    frac_digits += 1;
+                }
+            } else if c == b'.' && !seen_point {
+                seen_point = true;
+            } else {
+                break;
+            }
+            i += 1;
+        }
+        if ndig == 0 {
+            return Err(INVALID);
+        }
+        let mut exp: i64 = 0;
+        if i < body.len() && (body[i] == b'p' || body[i] == b'P') {
+            i += 1;
+            let eneg = match body.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let start = i;
+            while i < body.len() && body[i].is_ascii_digit() {
+                exp = (exp * 10 + i64::from(body[i] - b'0')).min(1_000_000_000);
+                i += 1;
+            }
+            if i == start {
+                return Err(INVALID);
+            }
+            if eneg {
+                exp = -exp;
+            }
+        }
+        if i != body.len() {
+            return Err(INVALID);
+        }
+        let exp2 = exp - 4 * frac_digits;
+        let bits = mant.bits();
+        let r = if bits == 0 {
+            sign
+        } else if bits <= 128 {
+            soft::pack_u128(
+                sign,
+                mant.to_u128().unwrap_or(0),
+                exp2.clamp(-5000, 5000) as i32,
+            )
+        } else {
+            let sh = bits - 128;
+            let top = (&mant >> sh).to_u128().unwrap_or(u128::MAX);
+            let sticky = mant.trailing_zeros().unwrap_or(0) < sh;
+            let e = (exp2 + sh as i64).clamp(-5000, 5000) as i32;
+            soft::pack_u128(sign, top | u128::from(sticky), e)
+        };
+        let r = F64(r);
+        if r.is_infinite() {
+            return Err(FloatError::Overflow(
+                "hexadecimal value too large to represent as a float",
+            ));
+        }
+        Ok(r)
+    }
+}
+
+/// Big integer from little-endian u64 limbs.
+fn big_from_limbs(limbs: &[u64]) -> BigUint {
+    let mut n = BigUint::zero();
+    for &l in limbs.iter().rev() {
+        n = (n << 64u32) + l;
+    }
+    n
+}
+
+impl F64 {
+    /// Python `int / int` (CPython `long_true_divide`): the correctly rounded quotient of two
+    /// integers given as sign + little-endian limbs. Errors: `ZeroDivision("division by
+    /// zero")`, `Overflow("integer division result too large for a float")`.
+    pub fn from_int_ratio(
+        negative: bool,
+        num_le_limbs: &[u64],
+        den_le_limbs: &[u64],
+    ) -> Result<F64, FloatError> {
+        let den = big_from_limbs(den_le_limbs);
+        if den.is_zero() {
+            return Err(FloatError::ZeroDivision("division by zero"));
+        }
+        let num = big_from_limbs(num_le_limbs);
+        let sign = if negative { SIGN } else { 0 };
+        // bound the work for absurd ratios: the result is 0 or overflows outright
+        let (nb, db) = (num.bits() as i64, den.bits() as i64);
+        if !num.is_zero() && nb - db > 1100 {
+            return Err(FloatError::Overflow(
+                "integer division result too large for a float",
+            ));
+        }
+        if num.is_zero() || nb - db < -1200 {
+            return Ok(F64(sign));
+        }
+        let r = F64(ratio_to_f64(sign, &num, &den));
+        if r.is_infinite() {
+            return Err(FloatError::Overflow(
+                "integer division result too large for a float",
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Exact comparison of this float with a Python int (sign + little-endian limbs), as
+    /// CPython's `float_richcompare` does: `None` when `self` is NaN (every comparison false
+    /// except `!=`), otherwise the ordering of `self` relative to the int.
+    pub fn cmp_int_parts(self, negative: bool, magnitude_le_limbs: &[u64]) -> Option<Ordering> {
+        if self.is_nan() {
+            return None;
+        }
+        let n = big_from_limbs(magnitude_le_limbs);
+        let int_neg = negative && !n.is_zero();
+        if self.is_infinite() {
+            return Some(if self.is_sign_negative() {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            });
+        }
+        let x_neg = self.is_sign_negative() && !self.is_zero();
+        match (x_neg, int_neg) {
+            (true, false) => return Some(Ordering::Less),
+            (false, true) => return Some(Ordering::Greater),
+            _ => {}
+        }
+        // same sign: compare magnitudes exactly
+        let mag = if self.is_zero() {
+            BigUint::zero().cmp(&n)
+        } else {
+            let (num, den) = exact_ratio(self.0 & !SIGN);
+            num.cmp(&(n * den))
+        };
+        Some(if x_neg { mag.reverse() } else { mag })
+    }
+}
+
 /// Scans `digit (['_'] digit)*` starting at `i`, feeding digit values to `f`. Returns the
 /// number of digits and the new index; `None` on a misplaced underscore.
 fn scan_digits(b: &[u8], mut i: usize, mut f: impl FnMut(u8)) -> Option<(usize, usize)> {
@@ -670,10 +1053,33 @@ fn decimal_to_f64(sign: u64, mut digits: Vec<u8>, mut exp10: i64) -> u64 {
             v = v * 10 + u64::from(d);
         }
         let fv = soft::pack_u64(sign, v, 0);
-        let p = soft::pack_u64(0, DEC_POW10[0], 0);
-        let _ = p;
         let pw = pow10_f64(exp10.unsigned_abs() as u32);
-        return if exp10 >= 0 { soft::mul(fv, pw) } else { soft::div(fv, pw) };
+        return if exp10 >= 0 {
+            soft::mul(fv, pw)
+        } else {
+            soft::div(fv, pw)
+        };
+    }
+    // Exact 128-bit paths: up to 19 significant digits with a modest decimal exponent.
+    if nd <= 19 {
+        let mut v: u64 = 0;
+        for &d in &digits {
+            v = v * 10 + u64::from(d);
+        }
+        if (0..=38).contains(&exp10)
+            && let Some(w) = u128::from(v).checked_mul(POW10_U128[exp10 as usize])
+        {
+            return soft::pack_u128(sign, w, 0); // exact integer, one rounding
+        }
+        if (-18..0).contains(&exp10) {
+            let p = POW10_U128[(-exp10) as usize];
+            let sh = v.leading_zeros() + 64;
+            let num = u128::from(v) << sh;
+            let q = num / p;
+            let r = num - q * p;
+            // q has at least 67 significant bits, so the sticky bit is below the rounding point
+            return soft::pack_u128(sign, q | u128::from(r != 0), -(sh as i32));
+        }
     }
     let mut n = BigUint::zero();
     // accumulate 19 digits at a time
@@ -749,5 +1155,60 @@ mod tests {
         assert_eq!(p("0").format_general(3, true, false), "0.00");
         assert_eq!(p("1.5").hex(), "0x1.8000000000000p+0");
         assert_eq!(F64(1).hex(), "0x0.0000000000001p-1022");
+        assert_eq!(F64::from_hex("0x1.8p1").unwrap().repr(), "3.0");
+        assert_eq!(F64::from_hex(" -1p-1074 ").unwrap().0, SIGN | 1);
+        assert_eq!(
+            F64::from_hex("0x1.fffffffffffff8p1023"),
+            Err(FloatError::Overflow(
+                "hexadecimal value too large to represent as a float"
+            ))
+        );
+        assert!(F64::from_hex("0x").is_err());
+        assert_eq!(
+            F64::from_int_ratio(false, &[1], &[3]).unwrap().repr(),
+            "0.3333333333333333"
+        );
+        assert_eq!(
+            F64::from_int_ratio(
+                true,
+                &[1],
+                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+            )
+            .unwrap()
+            .0,
+            SIGN
+        );
+        assert!(F64::from_int_ratio(false, &[1], &[]).is_err());
+        assert!(
+            F64::from_int_ratio(
+                false,
+                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+                &[1]
+            )
+            .is_err()
+        );
+        // 2**53 + 1 vs float(2**53)
+        let two53 = F64::from_u64(1 << 53);
+        assert_eq!(
+            two53.cmp_int_parts(false, &[(1 << 53) + 1]),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            two53.cmp_int_parts(false, &[1 << 53]),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(p("-0.5").cmp_int_parts(false, &[]), Some(Ordering::Less));
+        assert_eq!(p("-0.0").cmp_int_parts(true, &[]), Some(Ordering::Equal));
+        assert_eq!(p("-2.5").cmp_int_parts(true, &[3]), Some(Ordering::Greater));
+        assert_eq!(F64::NAN.cmp_int_parts(false, &[1]), None);
+        assert_eq!(
+            F64::INFINITY.cmp_int_parts(false, &[u64::MAX; 40]),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(F64::from_hex("0x.8").unwrap().repr(), "0.5");
+        for x in ["1.5", "5e-324", "1.7976931348623157e308", "-0.0", "0.1"] {
+            let v = p(x);
+            assert_eq!(F64::from_hex(&v.hex()).unwrap().0, v.0);
+        }
     }
 }

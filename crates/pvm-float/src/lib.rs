@@ -156,6 +156,7 @@ impl F64 {
 
     /// `-x` (flips the sign bit; NaN stays NaN, canonicalised).
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn neg(self) -> F64 {
         if self.is_nan() {
             F64::NAN
@@ -174,11 +175,14 @@ impl F64 {
         }
     }
 
-    /// `copysign(self, sign)`: magnitude of `self`, sign of `sign` (NaN magnitude canonicalised).
+    /// `copysign(self, sign)`: magnitude of `self`, sign of `sign`. A NaN `self` gives the
+    /// canonical (positive) NaN: NaN signs are never produced.
     #[inline]
     pub fn copysign(self, sign: F64) -> F64 {
-        let mag = if self.is_nan() { soft::CANON_NAN } else { self.0 & !soft::SIGN };
-        F64(mag | (sign.0 & soft::SIGN))
+        if self.is_nan() {
+            return F64::NAN;
+        }
+        F64((self.0 & !soft::SIGN) | (sign.0 & soft::SIGN))
     }
 
     /// IEEE `a + b`, round-half-even.

@@ -146,7 +146,11 @@ fn ln_ext(x: Ext) -> Ext {
     }
     let s = m.sub(ONE).div(m.add(ONE));
     let l = atanh_series(s).ldexp(1);
-    if e == 0 { l } else { l.add(LN2.mul(Ext::from_i64(e))) }
+    if e == 0 {
+        l
+    } else {
+        l.add(LN2.mul(Ext::from_i64(e)))
+    }
 }
 
 #[inline]
@@ -207,11 +211,7 @@ fn reduce_half_pi(x: F64) -> (u32, Ext) {
         return (0, ext(x));
     }
     let (m, e) = soft::unpack_norm(a.0);
-    let mut t = BigUint::from(0u32);
-    for l in ext::TWO_OVER_PI_1280 {
-        t = (t << 64u32) + l;
-    }
-    let p = t * m; // |x|·2/π ≈ p · 2^(e − 1075 − 1280)
+    let p = two_over_pi_big() * m; // |x|·2/π ≈ p · 2^(e − 1075 − 1280)
     let sh = (1075 + 1280 - e) as u64;
     let ip = (&p >> sh).iter_u64_digits().next().unwrap_or(0);
     let mut q = (ip & 3) as u32;
@@ -220,7 +220,11 @@ fn reduce_half_pi(x: F64) -> (u32, Ext) {
     let mut f = if fb == 0 {
         ZERO
     } else {
-        let top = if fb > 128 { (&frac >> (fb - 128)).to_u128().unwrap_or(0) } else { frac.to_u128().unwrap_or(0) << (128 - fb) };
+        let top = if fb > 128 {
+            (&frac >> (fb - 128)).to_u128().unwrap_or(0)
+        } else {
+            frac.to_u128().unwrap_or(0) << (128 - fb)
+        };
         Ext::from_parts(false, top, fb as i64 - 1 - sh as i64)
     };
     if f.cmp_abs(HALF) != Ordering::Less {
@@ -233,6 +237,18 @@ fn reduce_half_pi(x: F64) -> (u32, Ext) {
         q = (4 - q) & 3;
     }
     (q, r)
+}
+
+/// `floor(2/π × 2^1280)` as a big integer, built once (a pure function of a constant).
+fn two_over_pi_big() -> &'static BigUint {
+    static T: std::sync::OnceLock<BigUint> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = BigUint::from(0u32);
+        for l in ext::TWO_OVER_PI_1280 {
+            t = (t << 64u32) + l;
+        }
+        t
+    })
 }
 
 /// `(sin x, cos x)` in extended precision for finite `x`.
@@ -295,12 +311,39 @@ pub(crate) fn pow_positive(x: F64, y: F64) -> F64 {
     {
         return v;
     }
+    if let Some(v) = pow_dyadic_exact(x, y) {
+        return v;
+    }
     let lx = ln_ext(ext(x));
     let t = lx.mul(ext(y));
     if t.e > 40 {
         return if t.neg { F64::ZERO } else { F64::INFINITY };
     }
     out(exp_ext(t))
+}
+
+/// `x ** (n / 2^j)` when `x` is an exact `2^j`-th power (`j <= 6`): the exact power of the
+/// root, correctly rounded (these are the only non-integral exponents whose result can be
+/// exactly halfway between two doubles).
+fn pow_dyadic_exact(x: F64, y: F64) -> Option<F64> {
+    let mut root = x;
+    let mut yy = y;
+    for _ in 0..6 {
+        yy = yy.mul(F64::from_i64(2));
+        let r = root.sqrt();
+        let er = ext(r);
+        if er.mul(er) != ext(root) {
+            return None; // irrational root: no halfway cases
+        }
+        root = r;
+        if let Some(n) = yy.to_i64_exact() {
+            return pow_int_exact(root, n);
+        }
+        if !yy.is_finite() {
+            return None;
+        }
+    }
+    None
 }
 
 /// Exact `x^n` correctly rounded, when the exact power has at most ~2000 bits.
@@ -340,7 +383,11 @@ fn pow_int_exact(x: F64, n: i64) -> Option<F64> {
             Some(F64(crate::decimal::ratio_to_f64(0, &num, &big)))
         } else {
             let den = big << ((-exp2) as u64);
-            Some(F64(crate::decimal::ratio_to_f64(0, &BigUint::from(1u32), &den)))
+            Some(F64(crate::decimal::ratio_to_f64(
+                0,
+                &BigUint::from(1u32),
+                &den,
+            )))
         }
     }
 }
@@ -353,7 +400,11 @@ fn pow_finite(x: F64, y: F64) -> F64 {
     if x.is_zero() {
         let odd = y.is_odd_integer();
         return if y.lt(F64::ZERO) {
-            if odd { F64::INFINITY.copysign(x) } else { F64::INFINITY }
+            if odd {
+                F64::INFINITY.copysign(x)
+            } else {
+                F64::INFINITY
+            }
         } else if odd {
             x
         } else {
@@ -467,7 +518,11 @@ pub fn expm1(x: F64) -> Result<F64, FloatError> {
         return Ok(F64::NAN);
     }
     if x.is_infinite() {
-        return Ok(if x.is_sign_negative() { F64::ONE.neg() } else { x });
+        return Ok(if x.is_sign_negative() {
+            F64::ONE.neg()
+        } else {
+            x
+        });
     }
     if x.gt(F64::from_i64(710)) {
         return Err(RANGE);
@@ -545,6 +600,96 @@ pub fn log1p(x: F64) -> Result<F64, FloatError> {
     Ok(out(ln1p_ext(ext(x))))
 }
 
+/// Which logarithm [`log_int`] computes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum LogKind {
+    /// `math.log`
+    Natural,
+    /// `math.log2`
+    Base2,
+    /// `math.log10`
+    Base10,
+}
+
+fn log_kind(x: F64, kind: LogKind) -> Result<F64, FloatError> {
+    match kind {
+        LogKind::Natural => log(x),
+        LogKind::Base2 => log2(x),
+        LogKind::Base10 => log10(x),
+    }
+}
+
+/// `math.log`/`log2`/`log10` of a Python int given as sign + little-endian limbs, following
+/// CPython's `loghelper`: ints that fit a float are converted first; larger ints use
+/// `func(m) + func(2.0) * e` with `m, e = frexp(int)`. Error: `math domain error` for `<= 0`.
+pub fn log_int(
+    negative: bool,
+    magnitude_le_limbs: &[u64],
+    kind: LogKind,
+) -> Result<F64, FloatError> {
+    let mut n = magnitude_le_limbs.len();
+    while n > 0 && magnitude_le_limbs[n - 1] == 0 {
+        n -= 1;
+    }
+    if n == 0 || negative {
+        return Err(DOMAIN);
+    }
+    if let Ok(x) = F64::from_bigint_parts(false, &magnitude_le_limbs[..n]) {
+        return log_kind(x, kind);
+    }
+    // frexp of a huge int: mantissa rounded (half-even) to 53 bits in [0.5, 1)
+    let limbs = &magnitude_le_limbs[..n];
+    let bits = 64 * n as i64 - i64::from(limbs[n - 1].leading_zeros());
+    let x = F64::from_bigint_parts(false, &shift_right_limbs_sticky(limbs, bits - 64))
+        .unwrap_or(F64::ONE);
+    // x ≈ int / 2^(bits-64), in [2^63, 2^64]; scale to [0.5, 1]
+    let mut m = ldexp(x, -64)?;
+    let mut e = bits;
+    if m.0 == F64::ONE.0 {
+        m = F64(0x3fe0_0000_0000_0000);
+        e += 1;
+    }
+    let fm = log_kind(m, kind)?;
+    let f2 = log_kind(F64::from_i64(2), kind)?;
+    Ok(fm.add(f2.mul(F64::from_i64(e))))
+}
+
+/// `limbs >> sh` with the shifted-out bits OR-ed into bit 0 (keeps correct rounding).
+fn shift_right_limbs_sticky(limbs: &[u64], sh: i64) -> Vec<u64> {
+    let sh = sh.max(0) as usize;
+    let (ls, bs) = (sh / 64, (sh % 64) as u32);
+    let mut sticky = limbs[..ls.min(limbs.len())].iter().any(|&l| l != 0);
+    let mut out = Vec::with_capacity(limbs.len().saturating_sub(ls));
+    for i in ls..limbs.len() {
+        let lo = limbs[i] >> bs;
+        let hi = if bs > 0 && i + 1 < limbs.len() {
+            limbs[i + 1] << (64 - bs)
+        } else {
+            0
+        };
+        out.push(lo | hi);
+    }
+    if bs > 0 && ls < limbs.len() {
+        sticky |= limbs[ls] & ((1u64 << bs) - 1) != 0;
+    }
+    if sticky && !out.is_empty() {
+        out[0] |= 1;
+    }
+    out
+}
+
+/// `math.dist(p, q)`: Euclidean distance (correctly rounded norm of the float differences).
+/// Error: `Domain("both points must have the same number of dimensions")`.
+pub fn dist(p: &[F64], q: &[F64]) -> Result<F64, FloatError> {
+    if p.len() != q.len() {
+        return Err(FloatError::Domain(
+            "both points must have the same number of dimensions",
+        ));
+    }
+    let diffs: Vec<F64> = p.iter().zip(q).map(|(a, b)| a.sub(*b).abs()).collect();
+    hypot_n(&diffs)
+}
+
 // ---------------------------------------------------------------------------------------
 // Trigonometry
 // ---------------------------------------------------------------------------------------
@@ -600,7 +745,11 @@ pub fn asin(x: F64) -> Result<F64, FloatError> {
     }
     let a = ext(x);
     if x.abs().0 == F64::ONE.0 {
-        return Ok(out(if x.is_sign_negative() { PI_2.neg() } else { PI_2 }));
+        return Ok(out(if x.is_sign_negative() {
+            PI_2.neg()
+        } else {
+            PI_2
+        }));
     }
     let d = ONE.sub(a).mul(ONE.add(a)).sqrt();
     Ok(out(atan_ext(a.div(d))))
@@ -631,7 +780,11 @@ pub fn atan(x: F64) -> Result<F64, FloatError> {
         return Ok(F64::NAN);
     }
     if x.is_infinite() {
-        return Ok(out(if x.is_sign_negative() { PI_2.neg() } else { PI_2 }));
+        return Ok(out(if x.is_sign_negative() {
+            PI_2.neg()
+        } else {
+            PI_2
+        }));
     }
     if x.is_zero() {
         return Ok(x);
@@ -647,12 +800,20 @@ pub fn atan2(y: F64, x: F64) -> Result<F64, FloatError> {
     let sign_y = |v: Ext| if y.is_sign_negative() { v.neg() } else { v };
     if y.is_infinite() {
         if x.is_infinite() {
-            return Ok(out(sign_y(if x.is_sign_negative() { PI.mul(Ext::from_i64(3)).ldexp(-2) } else { ext::PI_4 })));
+            return Ok(out(sign_y(if x.is_sign_negative() {
+                PI.mul(Ext::from_i64(3)).ldexp(-2)
+            } else {
+                ext::PI_4
+            })));
         }
         return Ok(out(sign_y(PI_2)));
     }
     if x.is_infinite() || y.is_zero() {
-        return Ok(if x.is_sign_negative() { out(sign_y(PI)) } else { F64::ZERO.copysign(y) });
+        return Ok(if x.is_sign_negative() {
+            out(sign_y(PI))
+        } else {
+            F64::ZERO.copysign(y)
+        });
     }
     let (ay, ax) = (ext(y.abs()), ext(x.abs()));
     let mut a = if ax.is_zero() {
@@ -795,7 +956,11 @@ pub fn hypot_n(coords: &[F64]) -> Result<F64, FloatError> {
     if coords.iter().any(|c| c.is_nan()) {
         return Ok(F64::NAN);
     }
-    let nz: Vec<(u64, i32)> = coords.iter().filter(|c| !c.is_zero()).map(|c| soft::unpack_norm(c.abs().0)).collect();
+    let nz: Vec<(u64, i32)> = coords
+        .iter()
+        .filter(|c| !c.is_zero())
+        .map(|c| soft::unpack_norm(c.abs().0))
+        .collect();
     if nz.is_empty() {
         return Ok(F64::ZERO);
     }
@@ -814,7 +979,11 @@ pub fn hypot_n(coords: &[F64]) -> Result<F64, FloatError> {
     if shift & 1 != 0 {
         shift += 1;
     }
-    let scaled = if shift >= 0 { sum << (shift as u64) } else { sum >> ((-shift) as u64) };
+    let scaled = if shift >= 0 {
+        sum << (shift as u64)
+    } else {
+        sum >> ((-shift) as u64)
+    };
     let lost = shift < 0; // bits dropped (only when the sum is huge relative to 2^140)
     let root = scaled.sqrt();
     let exact = !lost && &root * &root == scaled;
@@ -867,7 +1036,11 @@ pub fn remainder(x: F64, y: F64) -> Result<F64, FloatError> {
         Ordering::Equal => {
             // quotient parity: q = (|x| − m)/|y|; use fmod(|x|, 2|y|) to decide
             let two_y = ay.mul(F64::from_i64(2));
-            let m2 = if two_y.is_infinite() { x.abs() } else { x.abs().fmod(two_y) };
+            let m2 = if two_y.is_infinite() {
+                x.abs()
+            } else {
+                x.abs().fmod(two_y)
+            };
             if m2.eq(m) { m } else { m.sub(ay) }
         }
     };
@@ -1051,7 +1224,11 @@ pub fn fsum(values: &[F64]) -> Result<F64, FloatError> {
         let be = ((v.0 >> 52) & 0x7ff) as u32;
         let m = (v.0 & soft::FRAC_MASK) | if be != 0 { soft::HIDDEN } else { 0 };
         let t = BigUint::from(m) << (be.max(1) - 1);
-        if v.is_sign_negative() { negs += t } else { pos += t }
+        if v.is_sign_negative() {
+            negs += t
+        } else {
+            pos += t
+        }
     }
     if !special_sum.is_zero() || special_sum.is_nan() {
         if inf_sum.is_nan() {
@@ -1133,7 +1310,11 @@ pub fn erfc(x: F64) -> Result<F64, FloatError> {
         return Ok(F64::NAN);
     }
     if x.is_infinite() {
-        return Ok(if x.is_sign_negative() { F64::from_i64(2) } else { F64::ZERO });
+        return Ok(if x.is_sign_negative() {
+            F64::from_i64(2)
+        } else {
+            F64::ZERO
+        });
     }
     if x.ge(F64::from_i64(28)) {
         return Ok(F64::ZERO);
@@ -1213,7 +1394,11 @@ fn lgamma_stirling(y: Ext) -> Ext {
 /// `|sin(π x)|` for finite non-integral `x`, with exact reduction.
 fn abs_sin_pi(x: F64) -> Ext {
     let (_, f) = ext(x).split_floor(); // f in (0, 1)
-    let g = if f.cmp_abs(HALF) == Ordering::Greater { ONE.sub(f) } else { f }; // (0, 0.5]
+    let g = if f.cmp_abs(HALF) == Ordering::Greater {
+        ONE.sub(f)
+    } else {
+        f
+    }; // (0, 0.5]
     let quarter = Ext::from_parts(false, 1u128 << 127, -2);
     if g.cmp_abs(quarter) == Ordering::Greater {
         sin_cos_small(HALF.sub(g).mul(PI)).1
@@ -1228,7 +1413,11 @@ pub fn gamma(x: F64) -> Result<F64, FloatError> {
         return Ok(F64::NAN);
     }
     if x.is_infinite() {
-        return if x.is_sign_negative() { Err(DOMAIN) } else { Ok(x) };
+        return if x.is_sign_negative() {
+            Err(DOMAIN)
+        } else {
+            Ok(x)
+        };
     }
     if x.is_integer() && x.le(F64::ZERO) {
         return Err(DOMAIN);
@@ -1327,7 +1516,50 @@ mod tests {
         assert_eq!(ldexp(F64::ONE, 3).unwrap().0, f(8).0);
         assert_eq!(cbrt(f(27)).unwrap().0, f(3).0);
         assert_eq!(log_base(f(8), f(2)).unwrap().repr(), "3.0");
-        assert_eq!(log_base(f(1000), f(10)).unwrap().repr(), "2.9999999999999996");
+        assert_eq!(
+            log_base(f(1000), f(10)).unwrap().repr(),
+            "2.9999999999999996"
+        );
+        // CPython: math.log(10**400) == 921.0340371976182, log10 -> 400.0, log2(2**2000) -> 2000.0
+        let mut ten400 = vec![1u64];
+        for _ in 0..400 {
+            let mut carry = 0u128;
+            for l in ten400.iter_mut() {
+                let v = u128::from(*l) * 10 + carry;
+                *l = v as u64;
+                carry = v >> 64;
+            }
+            if carry != 0 {
+                ten400.push(carry as u64);
+            }
+        }
+        assert_eq!(
+            log_int(false, &ten400, LogKind::Natural).unwrap().repr(),
+            "921.0340371976182"
+        );
+        assert_eq!(
+            log_int(false, &ten400, LogKind::Base10).unwrap().repr(),
+            "400.0"
+        );
+        let mut p2000 = vec![0u64; 31];
+        p2000.push(1 << 16);
+        assert_eq!(
+            log_int(false, &p2000, LogKind::Base2).unwrap().repr(),
+            "2000.0"
+        );
+        assert_eq!(log_int(false, &[8], LogKind::Base2).unwrap().repr(), "3.0");
+        // exactly-halfway powers are rounded to even: (k*k) ** 1.5 == float(k**3)
+        for k in [(1i64 << 18) - 1, (1 << 18) - 3] {
+            let want = F64::from_i64(k * k * k);
+            assert_eq!(pow(f(k * k), F64::parse("1.5").unwrap()).unwrap().0, want.0);
+        }
+        assert_eq!(pow(f(16), F64::parse("0.25").unwrap()).unwrap().0, f(2).0);
+        assert_eq!(
+            pow(f(2), F64::parse("0.5").unwrap()).unwrap().0,
+            f(2).sqrt().0
+        );
+        assert_eq!(log_int(true, &[8], LogKind::Base2), Err(DOMAIN));
+        assert_eq!(dist(&[f(0), f(0)], &[f(3), f(4)]).unwrap().0, f(5).0);
     }
 
     #[test]
@@ -1346,10 +1578,19 @@ mod tests {
 
     #[test]
     fn known_values() {
-        assert_eq!(sin(F64::parse("1").unwrap()).unwrap().repr(), "0.8414709848078965");
-        assert_eq!(cos(F64::parse("1").unwrap()).unwrap().repr(), "0.5403023058681398");
+        assert_eq!(
+            sin(F64::parse("1").unwrap()).unwrap().repr(),
+            "0.8414709848078965"
+        );
+        assert_eq!(
+            cos(F64::parse("1").unwrap()).unwrap().repr(),
+            "0.5403023058681398"
+        );
         assert_eq!(exp(F64::ONE).unwrap().0, E_F64.0);
         assert_eq!(atan(F64::ONE).unwrap().mul(f(4)).0, PI_F64.0);
-        assert_eq!(sin(F64::parse("1e22").unwrap()).unwrap().repr(), "-0.8522008497671888");
+        assert_eq!(
+            sin(F64::parse("1e22").unwrap()).unwrap().repr(),
+            "-0.8522008497671888"
+        );
     }
 }

@@ -195,7 +195,11 @@ impl F64 {
             return Ok(F64::NAN);
         }
         if w.is_nan() {
-            return Ok(if v.0 == F64::ONE.0 { F64::ONE } else { F64::NAN });
+            return Ok(if v.0 == F64::ONE.0 {
+                F64::ONE
+            } else {
+                F64::NAN
+            });
         }
         if w.is_infinite() {
             let av = v.abs();
@@ -219,7 +223,9 @@ impl F64 {
         }
         if v.is_zero() {
             if w.lt(F64::ZERO) {
-                return Err(FloatError::ZeroDivision("0.0 cannot be raised to a negative power"));
+                return Err(FloatError::ZeroDivision(
+                    "0.0 cannot be raised to a negative power",
+                ));
             }
             return Ok(if w.is_odd_integer() { v } else { F64::ZERO });
         }
@@ -237,7 +243,9 @@ impl F64 {
         }
         let r = crate::math::pow_positive(base, w);
         if r.is_infinite() {
-            return Err(FloatError::Overflow("(34, 'Numerical result out of range')"));
+            return Err(FloatError::Overflow(
+                "(34, 'Numerical result out of range')",
+            ));
         }
         Ok(if negate { r.neg() } else { r })
     }
@@ -252,7 +260,11 @@ impl F64 {
             return 0;
         }
         if self.is_infinite() {
-            return if self.is_sign_negative() { -HASH_INF } else { HASH_INF };
+            return if self.is_sign_negative() {
+                -HASH_INF
+            } else {
+                HASH_INF
+            };
         }
         if self.is_zero() {
             return 0;
@@ -274,10 +286,14 @@ impl F64 {
     /// to integer")`, ±inf -> `Overflow("cannot convert float infinity to integer")`.
     pub fn trunc_to_int_parts(self) -> Result<(bool, Vec<u64>), FloatError> {
         if self.is_nan() {
-            return Err(FloatError::InvalidConversion("cannot convert float NaN to integer"));
+            return Err(FloatError::InvalidConversion(
+                "cannot convert float NaN to integer",
+            ));
         }
         if self.is_infinite() {
-            return Err(FloatError::Overflow("cannot convert float infinity to integer"));
+            return Err(FloatError::Overflow(
+                "cannot convert float infinity to integer",
+            ));
         }
         let neg = self.is_sign_negative();
         let t = self.trunc();
@@ -291,7 +307,10 @@ impl F64 {
 
     /// Correctly rounded conversion of a Python int given as sign + little-endian u64 limbs.
     /// Error: `Overflow("int too large to convert to float")` when the result would be ±inf.
-    pub fn from_bigint_parts(negative: bool, magnitude_le_limbs: &[u64]) -> Result<F64, FloatError> {
+    pub fn from_bigint_parts(
+        negative: bool,
+        magnitude_le_limbs: &[u64],
+    ) -> Result<F64, FloatError> {
         let mut n = magnitude_le_limbs.len();
         while n > 0 && magnitude_le_limbs[n - 1] == 0 {
             n -= 1;
@@ -311,10 +330,18 @@ impl F64 {
         let lz = top.leading_zeros();
         // 128 leading bits, then sticky from the rest
         let t2 = (u128::from(top) << 64) | u128::from(limbs[n - 2]);
-        let mut v = if lz == 0 { t2 } else { (t2 << lz) | u128::from(if n >= 3 { limbs[n - 3] >> (64 - lz) } else { 0 }) };
+        let mut v = if lz == 0 {
+            t2
+        } else {
+            (t2 << lz) | u128::from(if n >= 3 { limbs[n - 3] >> (64 - lz) } else { 0 })
+        };
         let mut sticky = false;
         if n >= 3 {
-            let low3 = if lz == 0 { limbs[n - 3] } else { limbs[n - 3] << lz };
+            let low3 = if lz == 0 {
+                limbs[n - 3]
+            } else {
+                limbs[n - 3] << lz
+            };
             sticky |= low3 != 0;
             sticky |= limbs[..n - 3].iter().any(|&l| l != 0);
         }
@@ -335,10 +362,14 @@ impl F64 {
     /// NaN -> `InvalidConversion("cannot convert NaN to integer ratio")`.
     pub fn as_integer_ratio(self) -> Result<(bool, Vec<u64>, Vec<u64>), FloatError> {
         if self.is_nan() {
-            return Err(FloatError::InvalidConversion("cannot convert NaN to integer ratio"));
+            return Err(FloatError::InvalidConversion(
+                "cannot convert NaN to integer ratio",
+            ));
         }
         if self.is_infinite() {
-            return Err(FloatError::Overflow("cannot convert Infinity to integer ratio"));
+            return Err(FloatError::Overflow(
+                "cannot convert Infinity to integer ratio",
+            ));
         }
         if self.is_zero() {
             return Ok((false, Vec::new(), vec![1]));
@@ -410,10 +441,16 @@ mod tests {
 
     #[test]
     fn int_parts() {
-        assert_eq!(F64::from_i64(-7).trunc_to_int_parts().unwrap(), (true, vec![7]));
+        assert_eq!(
+            F64::from_i64(-7).trunc_to_int_parts().unwrap(),
+            (true, vec![7])
+        );
         let big = F64(0x4530_0000_0000_0000); // 2^84
         assert_eq!(big.trunc_to_int_parts().unwrap(), (false, vec![0, 1 << 20]));
-        assert_eq!(F64::from_bigint_parts(false, &[0, 1 << 20]).unwrap().0, big.0);
+        assert_eq!(
+            F64::from_bigint_parts(false, &[0, 1 << 20]).unwrap().0,
+            big.0
+        );
         assert!(F64::NAN.trunc_to_int_parts().is_err());
         assert!(F64::from_bigint_parts(false, &[u64::MAX; 16]).is_err());
         let r = F64(0x3fc0_0000_0000_0000).as_integer_ratio().unwrap(); // 0.125

@@ -66,7 +66,11 @@ pub(crate) fn pack_u64(sign: u64, mag: u64, exp2: i32) -> u64 {
         return sign;
     }
     let lz = mag.leading_zeros() as i32;
-    let (sig, e2) = if lz == 0 { (shr_jam(mag, 1), exp2 + 1) } else { (mag << (lz - 1), exp2 - (lz - 1)) };
+    let (sig, e2) = if lz == 0 {
+        (shr_jam(mag, 1), exp2 + 1)
+    } else {
+        (mag << (lz - 1), exp2 - (lz - 1))
+    };
     round_pack(sign, e2.saturating_add(1085), sig)
 }
 
@@ -78,7 +82,11 @@ pub(crate) fn pack_u128(sign: u64, mag: u128, exp2: i32) -> u64 {
     }
     let hb = 128 - mag.leading_zeros() as i32; // 65..=128
     let sh = hb - 64;
-    pack_u64(sign, shr_jam128(mag, sh as u32) as u64, exp2.saturating_add(sh))
+    pack_u64(
+        sign,
+        shr_jam128(mag, sh as u32) as u64,
+        exp2.saturating_add(sh),
+    )
 }
 
 /// Conversion of `mag * 2^exp2` with sign `neg` (public helper for integers).
@@ -218,7 +226,11 @@ fn div_special(a: u64, b: u64) -> u64 {
         return CANON_NAN;
     }
     if aa == EXP_MASK {
-        if bb == EXP_MASK { CANON_NAN } else { sign | EXP_MASK }
+        if bb == EXP_MASK {
+            CANON_NAN
+        } else {
+            sign | EXP_MASK
+        }
     } else if bb == EXP_MASK {
         sign
     } else if bb == 0 {
@@ -231,7 +243,8 @@ fn div_special(a: u64, b: u64) -> u64 {
 /// IEEE division of raw bits.
 #[inline]
 pub(crate) fn div(a: u64, b: u64) -> u64 {
-    if (a & EXP_MASK) == EXP_MASK || (b & EXP_MASK) == EXP_MASK || a & !SIGN == 0 || b & !SIGN == 0 {
+    if (a & EXP_MASK) == EXP_MASK || (b & EXP_MASK) == EXP_MASK || a & !SIGN == 0 || b & !SIGN == 0
+    {
         return div_special(a, b);
     }
     let sign = (a ^ b) & SIGN;
@@ -268,12 +281,48 @@ pub(crate) fn isqrt_u128(n: u128) -> (u128, bool) {
     (x, x * x == n)
 }
 
-/// Integer square root for `n < 2^126` using a 64-bit seed refined by Newton steps.
+/// `ceil(sqrt((i + 1) · 2^54))` for `i < 256`: upper-bound seeds for [`isqrt_sig`].
+const SQRT_SEED: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let n = ((i as u64) + 1) << 54;
+        // binary search for ceil(sqrt(n))
+        let (mut lo, mut hi) = (0u64, 1u64 << 32);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if mid * mid >= n {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        t[i] = lo as u32;
+        i += 1;
+    }
+    t
+};
+
+/// Integer square root for `2^124 <= n < 2^126` (the significand square roots of [`sqrt`]):
+/// `(floor(sqrt(n)), exact)`. A table seed and two 64-bit Newton steps give ~31 bits, one
+/// 128-bit Newton step gives the root to within a unit, fixed up exactly.
 #[inline]
 fn isqrt_sig(n: u128) -> (u64, bool) {
-    // Seed: sqrt of the top 64 bits via a few u64 Newton iterations, then refine on u128.
-    let (r, exact) = isqrt_u128(n);
-    (r as u64, exact)
+    let top = (n >> 64) as u64; // in [2^60, 2^62)
+    let mut x = u64::from(SQRT_SEED[(top >> 54) as usize]);
+    x = (x + top / x) >> 1;
+    x = (x + top / x) >> 1;
+    // Newton step on n with r0 = x·2^32: n / r0 == (n >> 32) / x (nested floor division),
+    // a division by a 64-bit value.
+    let r0 = u128::from(x) << 32;
+    let mut r = (r0 + (n >> 32) / u128::from(x)) >> 1;
+    while r * r > n {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    (r as u64, r * r == n)
 }
 
 /// IEEE square root of raw bits.
@@ -322,7 +371,11 @@ pub(crate) fn to_i64_exact(bits: u64) -> Option<i64> {
         m >> -k
     };
     if neg {
-        if mag <= 1u64 << 63 { Some((mag as i64).wrapping_neg()) } else { None }
+        if mag <= 1u64 << 63 {
+            Some((mag as i64).wrapping_neg())
+        } else {
+            None
+        }
     } else if mag < 1u64 << 63 {
         Some(mag as i64)
     } else {

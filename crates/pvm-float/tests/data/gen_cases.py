@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Generates the CPython 3.11 expectation tables used by pvm-float's integration tests.
 
-Run from this directory with CPython 3.11:  python3 gen_cases.py
-Outputs: repr_cases.txt, format_cases.txt, parse_cases.txt, pyops_cases.txt, math_cases.txt.
+Run from this directory with CPython 3.11 and mpmath installed:  python3 gen_cases.py
+Outputs: repr_cases.txt, int_cases.txt, format_cases.txt, parse_cases.txt, pyops_cases.txt,
+math_cases.txt (whose optional "#hex" column is the correctly rounded value from mpmath).
 All floats are written as 16-hex-digit bit patterns; the generator is deterministic (fixed seed).
 """
 import math
@@ -73,11 +74,15 @@ SPECS = [".0f", ".1f", ".2f", ".3f", ".5f", ".10f", ".17f", ".20f", ".30f", "#.0
 
 def gen_format():
     with open("format_cases.txt", "w") as f:
-        for x in EDGE + [rand_float() for _ in range(1500)]:
+        for x in EDGE + [rand_float() for _ in range(500)]:
             for spec in SPECS:
                 f.write("%s %s %s\n" % (h(x), spec or "-", format(x, spec)))
+        # very large precisions on the edge values
+        for x in EDGE:
+            for spec in [".60f", ".400f", ".1100f", ".50e", ".770e", ".40g", "#.40g", ".800g", ".30"]:
+                f.write("%s %s %s\n" % (h(x), spec, format(x, spec)))
         # round(x, n)
-        for x in EDGE + [rand_float() for _ in range(3000)]:
+        for x in EDGE + [rand_float() for _ in range(1500)]:
             for n in [rng.randint(-320, 330), rng.randint(-5, 20), 0, 1, 2, 3]:
                 try:
                     r = h(round(x, n))
@@ -101,7 +106,7 @@ def gen_parse():
             "1.00000000000000011102230246251565404236316680908203124",
             "1.00000000000000011102230246251565404236316680908203126",
             "\t\n1.5\r ", "\u20031.5\u3000"]
-    for _ in range(3000):
+    for _ in range(2000):
         x = rand_float()
         if math.isnan(x) or math.isinf(x):
             continue
@@ -110,6 +115,21 @@ def gen_parse():
         strs.append("%.40e" % x)
         d = rng.randint(1, 25)
         strs.append("%de%d" % (rng.randint(0, 10 ** d), rng.randint(-340, 310)))
+    # exact midpoints between neighbouring doubles (ties to even) and their neighbours
+    from decimal import Decimal, getcontext
+    getcontext().prec = 800
+    for _ in range(400):
+        x = abs(rand_float())
+        if not math.isfinite(x) or x == 0 or x >= 1.7976931348623157e308:
+            continue
+        mid = (Decimal(x) + Decimal(math.nextafter(x, math.inf))) / 2
+        t = format(mid, "f") if abs(mid.adjusted()) < 30 else format(mid, "e")
+        strs.append(t)
+        if "e" in t:
+            m, e = t.split("e")
+            strs.append(m + "1e" + e if "." in m else m + ".1e" + e)
+        else:
+            strs.append(t + "1" if "." in t else t + ".1")
     bad = ["", " ", ".", "e5", "1e", "1e+", "_1", "1_", "1__0", "1_.5", "1._5", "0x10", "1.5f", "in f",
            "infinit", "nana", "- 1", "1 2", "1e5.5", "\x1f1.5", "--1", "+-1", "1,5"]
     with open("parse_cases.txt", "w") as f:
@@ -150,10 +170,57 @@ def gen_pyops():
         pairs += [(float(rng.randint(-50, 50)), float(rng.randint(-40, 40))) for _ in range(1000)]
         pairs += [(rng.uniform(0.5, 2), float(rng.randint(-600, 600))) for _ in range(1000)]
         for a, b in pairs:
-            f.write("%s %s %s %s %s %s %s\n" % (h(a), h(b), res(lambda: a // b), res(lambda: a % b),
+            f.write("%s|%s|%s|%s|%s|%s|%s\n" % (h(a), h(b), res(lambda: a // b), res(lambda: a % b),
                                                  res(lambda: divmod(a, b)), res(lambda: a ** b),
                                                  res(lambda: a / b)))
         del vals
+
+
+def cr(name, args):
+    """Correctly rounded reference from mpmath at 400 bits (None if not applicable)."""
+    import mpmath
+    from fractions import Fraction
+    mpmath.mp.prec = 400
+    fns = {
+        "exp": mpmath.exp, "exp2": lambda x: mpmath.power(2, x), "expm1": mpmath.expm1, "log": mpmath.log,
+        "log2": lambda x: mpmath.log(x, 2), "log10": mpmath.log10, "log1p": mpmath.log1p,
+        "sin": mpmath.sin, "cos": mpmath.cos, "tan": mpmath.tan, "asin": mpmath.asin, "acos": mpmath.acos,
+        "atan": mpmath.atan, "sinh": mpmath.sinh, "cosh": mpmath.cosh, "tanh": mpmath.tanh,
+        "asinh": mpmath.asinh, "acosh": mpmath.acosh, "atanh": mpmath.atanh, "erf": mpmath.erf,
+        "erfc": mpmath.erfc, "gamma": mpmath.gamma, "lgamma": lambda x: mpmath.re(mpmath.loggamma(x)),
+        "cbrt": lambda x: mpmath.cbrt(x) if x >= 0 else -mpmath.cbrt(-x),
+        "pow": mpmath.power, "atan2": mpmath.atan2,
+    }
+    if name not in fns:
+        return None
+    if any(not math.isfinite(a) or a == 0 for a in args):
+        return None  # non-finite and signed-zero cases are covered by the CPython column
+    # keep mpmath away from astronomically large intermediate values (the results there
+    # are trivially 0, ±1 or overflow and are covered by the CPython column)
+    big = {"erf": 10, "erfc": 30, "gamma": 200, "exp": 800, "exp2": 1100, "expm1": 800, "sinh": 800,
+           "cosh": 800, "tanh": 30, "lgamma": 1e17}
+    if name in big and abs(args[0]) > big[name]:
+        return None
+    if name == "pow":
+        a, b = args
+        if a != 0 and abs(b * math.log2(abs(a))) > 3000:
+            return None
+    try:
+        v = fns[name](*[mpmath.mpf(a) for a in args])
+    except Exception:
+        return None
+    if isinstance(v, mpmath.mpc):
+        return None
+    if not mpmath.isfinite(v):
+        return None
+    man, exp = mpmath.mpf(v).man_exp if v != 0 else (0, 0)
+    fr = Fraction(abs(int(man))) * (Fraction(2) ** int(exp))
+    if v < 0:
+        fr = -fr
+    try:
+        return float(fr)
+    except OverflowError:
+        return None
 
 
 def gen_math():
@@ -210,14 +277,17 @@ def gen_math():
         for name, gen in one.items():
             fn = getattr(math, name)
             inputs = list(specials)
-            for _ in range(700):
+            for _ in range(400):
                 inputs.extend(gen())
             for x in inputs:
-                f.write("%s %s %s\n" % (name, h(x), res(lambda: fn(x))))
+                r = res(lambda: fn(x))
+                c = cr(name, [x]) if len(r) == 16 else None
+                f.write("%s %s %s%s\n" % (name, h(x), r, " #" + h(c) if c is not None else ""))
         for name, gen in two.items():
             fn = getattr(math, name)
+            label = "logbase" if name == "log" else name
             inputs = [(a, b) for a in specials for b in specials]
-            for _ in range(700):
+            for _ in range(400):
                 inputs.extend(gen())
             for a, b in inputs:
                 if name == "ldexp":
@@ -226,12 +296,64 @@ def gen_math():
                             b = int(b)
                         else:
                             continue
-                    f.write("%s %s %d %s\n" % (name, h(a), b, res(lambda: fn(a, b))))
+                    f.write("%s %s %d %s\n" % (label, h(a), b, res(lambda: fn(a, b))))
                 else:
-                    f.write("%s %s %s %s\n" % (name, h(a), h(b), res(lambda: fn(a, b))))
+                    r = res(lambda: fn(a, b))
+                    c = cr(name, [a, b]) if len(r) == 16 else None
+                    f.write("%s %s %s %s%s\n" % (label, h(a), h(b), r, " #" + h(c) if c is not None else ""))
+
+
+def limbs(n):
+    n = abs(n)
+    out = []
+    while n:
+        out.append("%x" % (n & (2 ** 64 - 1)))
+        n >>= 64
+    return ",".join(out) or "-"
+
+
+def rand_int():
+    r = rng.random()
+    if r < 0.3:
+        return rng.getrandbits(rng.randint(1, 1100)) * rng.choice([1, -1])
+    if r < 0.6:
+        # near-halfway patterns: 53 significant bits followed by 1000...0 or 0111..1
+        top = rng.getrandbits(53) | (1 << 52)
+        sh = rng.randint(1, 960)
+        tail = rng.choice([1 << (sh - 1), (1 << (sh - 1)) - 1, (1 << (sh - 1)) + 1, 0])
+        return ((top << sh) + tail) * rng.choice([1, -1])
+    if r < 0.8:
+        return rng.randint(-10 ** 30, 10 ** 30)
+    return rng.choice([2 ** 1024, 2 ** 1024 - 1, 2 ** 1024 - 2 ** 970, 2 ** 1024 - 2 ** 971, 2 ** 1023, 0, 1, -1])
+
+
+def gen_ints():
+    with open("int_cases.txt", "w") as f:
+        for _ in range(3000):
+            n = rand_int()
+            try:
+                r = h(float(n))
+            except OverflowError:
+                r = "OVERFLOW"
+            f.write("float|%d|%s|%s\n" % (n < 0, limbs(n), r))
+        for _ in range(3000):
+            a = rand_int()
+            b = rand_int() or 1
+            try:
+                r = h(a / b)
+            except OverflowError:
+                r = "OVERFLOW"
+            f.write("div|%d|%s|%s|%s\n" % ((a < 0) != (b < 0), limbs(a), limbs(b), r))
+        for _ in range(3000):
+            n = rand_int()
+            x = rng.choice([float(n) if abs(n) < 2 ** 1023 else 1e308, rand_float(), float(n) * (1 + 2 ** -52)
+                            if abs(n) < 2 ** 1000 else -1e308])
+            c = (x > n) - (x < n)
+            f.write("cmp|%s|%d|%s|%d\n" % (h(x), n < 0, limbs(n), c))
 
 
 gen_repr()
+gen_ints()
 gen_format()
 gen_parse()
 gen_pyops()
