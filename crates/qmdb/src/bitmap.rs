@@ -24,19 +24,20 @@ impl Bitmap {
         self.len
     }
 
-    /// Whether the bitmap has no bits.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Chunk `i` (all zero past the end).
     pub fn chunk(&self, i: u64) -> Chunk {
         self.chunks.get(i as usize).copied().unwrap_or([0; 32])
     }
 
-    /// Number of chunks in use.
-    pub fn chunk_count(&self) -> u64 {
-        self.chunks.len() as u64
+    /// Appends `n` zero bits.
+    pub fn push_zeros(&mut self, n: u64) {
+        let new_len = self.len + n;
+        let chunks = new_len.div_ceil(CHUNK_BITS) as usize;
+        for i in self.chunks.len()..chunks {
+            self.chunks.push([0; 32]);
+            self.dirty.push(i as u64);
+        }
+        self.len = new_len;
     }
 
     /// Appends one bit.
@@ -96,7 +97,10 @@ impl Bitmap {
             }
             idx.dedup();
             for &i in &idx {
-                let (l, r) = (self.levels[h - 1][2 * i as usize], self.levels[h - 1][2 * i as usize + 1]);
+                let (l, r) = (
+                    self.levels[h - 1][2 * i as usize],
+                    self.levels[h - 1][2 * i as usize + 1],
+                );
                 self.levels[h][i as usize] = bitmap_node(&l, &r);
             }
         }
@@ -106,7 +110,10 @@ impl Bitmap {
 
     /// Root of the tree (call [`Bitmap::merkleize`] first).
     pub fn root(&self) -> Hash {
-        self.levels.last().map(|l| l[0]).unwrap_or_else(|| bitmap_leaf(&[0; 32]))
+        self.levels
+            .last()
+            .map(|l| l[0])
+            .unwrap_or_else(|| bitmap_leaf(&[0; 32]))
     }
 
     /// Bottom-up sibling path of the chunk holding bit `loc` (call `merkleize` first).
@@ -133,7 +140,9 @@ impl Bitmap {
 pub fn build_levels(chunks: &[Chunk], depth: u32) -> Vec<Vec<Hash>> {
     let width = 1usize << depth;
     let zero = bitmap_leaf(&[0; 32]);
-    let mut level: Vec<Hash> = (0..width).map(|i| chunks.get(i).map(bitmap_leaf).unwrap_or(zero)).collect();
+    let mut level: Vec<Hash> = (0..width)
+        .map(|i| chunks.get(i).map(bitmap_leaf).unwrap_or(zero))
+        .collect();
     let mut levels = Vec::with_capacity(depth as usize + 1);
     for _ in 0..depth {
         let next = level.chunks(2).map(|p| bitmap_node(&p[0], &p[1])).collect();
@@ -158,7 +167,11 @@ pub fn path_in(levels: &[Vec<Hash>], chunk: u64) -> Vec<Hash> {
 pub fn root_from_path(chunk: &Chunk, chunk_index: u64, path: &[Hash]) -> Hash {
     let mut cur = bitmap_leaf(chunk);
     for (t, sib) in path.iter().enumerate() {
-        cur = if (chunk_index >> t) & 1 == 1 { bitmap_node(sib, &cur) } else { bitmap_node(&cur, sib) };
+        cur = if (chunk_index >> t) & 1 == 1 {
+            bitmap_node(sib, &cur)
+        } else {
+            bitmap_node(&cur, sib)
+        };
     }
     cur
 }
@@ -172,13 +185,18 @@ mod tests {
         let mut b = Bitmap::default();
         let mut x = 12345u64;
         for round in 0..40 {
+            b.push_zeros(round % 3 * 100);
             for _ in 0..(round * 37 % 300) {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
                 b.push(x >> 60 == 0);
             }
             for _ in 0..20 {
-                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                if !b.is_empty() {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                if b.len() > 0 {
                     let loc = (x >> 11) % b.len();
                     b.set(loc, x & 1 == 1);
                 }
@@ -187,7 +205,7 @@ mod tests {
             let depth = bitmap_depth(b.len());
             let fresh = build_levels(&b.truncated_chunks(b.len()), depth);
             assert_eq!(b.root(), fresh[depth as usize][0]);
-            if !b.is_empty() {
+            if b.len() > 0 {
                 let loc = x % b.len();
                 let ci = loc / CHUNK_BITS;
                 assert_eq!(root_from_path(&b.chunk(ci), ci, &b.path(loc)), b.root());

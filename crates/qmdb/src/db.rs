@@ -13,10 +13,14 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::ops::Bound;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 const PENDING: u64 = u64::MAX;
 const PINNED_FILE: &str = "pinned.bin";
 const PINNED_MAGIC: &[u8; 4] = b"CQP1";
+
+/// A key and its value.
+pub type KeyValue = (Vec<u8>, Vec<u8>);
 
 /// Store configuration.
 #[derive(Clone, Debug)]
@@ -31,7 +35,11 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { history: 128, segment_bytes: 64 << 20, auto_prune: true }
+        Config {
+            history: 128,
+            segment_bytes: 64 << 20,
+            auto_prune: true,
+        }
     }
 }
 
@@ -40,6 +48,24 @@ impl Default for Config {
 pub struct Checkpoint {
     depth: usize,
     id: u64,
+}
+
+impl Checkpoint {
+    /// Nesting depth of the layer (1 = first checkpoint inside the block).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Unique id of the layer.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Rebuilds a handle from its parts (e.g. after crossing the addon boundary). A forged or
+    /// stale handle is harmless: [`Db::revert`] / [`Db::release`] refuse it with `BadCheckpoint`.
+    pub fn from_parts(depth: usize, id: u64) -> Checkpoint {
+        Checkpoint { depth, id }
+    }
 }
 
 /// What a commit produced.
@@ -79,10 +105,105 @@ pub struct Stats {
 #[derive(Debug, Default)]
 struct Record {
     info: CommitInfo,
-    /// Key -> its location at `version - 1` (None = absent), for keys changed by this version.
-    undo_index: HashMap<Vec<u8>, Option<u64>>,
+    /// `(key, its location at version - 1)` (None = absent) for every key this version changed,
+    /// each key once, in emission order.
+    undo_keys: Vec<(Vec<u8>, Option<u64>)>,
+    /// `undo_keys` as a map, built on the first historical read.
+    undo_map: OnceLock<HashMap<Vec<u8>, Option<u64>>>,
     /// Chunk index -> chunk at `version - 1`, for chunks whose existing bits this version changed.
     undo_chunks: HashMap<u64, Chunk>,
+}
+
+impl Record {
+    fn undo(&self) -> &HashMap<Vec<u8>, Option<u64>> {
+        self.undo_map.get_or_init(|| {
+            let mut m = HashMap::with_capacity(self.undo_keys.len());
+            for (k, l) in &self.undo_keys {
+                m.entry(k.clone()).or_insert(*l);
+            }
+            m
+        })
+    }
+
+    fn forget_undo(&mut self) {
+        self.undo_keys = Vec::new();
+        self.undo_map = OnceLock::new();
+        self.undo_chunks = HashMap::new();
+    }
+}
+
+/// Ordered index of live keys. Each live key owns a slot holding the location of its active
+/// update; `loc_slot[l - base]` is the slot of the key written by operation `l` (meaningful
+/// while `l` is active). Slots let commit and floor raising update a key's location without
+/// searching the tree again.
+#[derive(Debug, Default)]
+struct KeyIndex {
+    tree: BTreeMap<Vec<u8>, u32>,
+    slots: Vec<u64>,
+    free: Vec<u32>,
+    base: u64,
+    loc_slot: Vec<u32>,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl KeyIndex {
+    fn len(&self) -> u64 {
+        self.tree.len() as u64
+    }
+    fn get(&self, key: &[u8]) -> Option<u64> {
+        self.tree.get(key).map(|&s| self.slots[s as usize])
+    }
+    fn alloc(&mut self, loc: u64) -> u32 {
+        match self.free.pop() {
+            Some(s) => {
+                self.slots[s as usize] = loc;
+                s
+            }
+            None => {
+                self.slots.push(loc);
+                (self.slots.len() - 1) as u32
+            }
+        }
+    }
+    /// Inserts or moves `key` to `loc`; returns its slot and previous location.
+    fn upsert(&mut self, key: &[u8], loc: u64) -> (u32, Option<u64>) {
+        if let Some(&s) = self.tree.get(key) {
+            let prior = std::mem::replace(&mut self.slots[s as usize], loc);
+            (s, Some(prior))
+        } else {
+            let s = self.alloc(loc);
+            self.tree.insert(key.to_vec(), s);
+            (s, None)
+        }
+    }
+    fn remove(&mut self, key: &[u8]) -> Option<u64> {
+        let s = self.tree.remove(key)?;
+        self.free.push(s);
+        Some(self.slots[s as usize])
+    }
+    fn slot_of_loc(&self, loc: u64) -> u32 {
+        self.loc_slot[(loc - self.base) as usize]
+    }
+    fn prune(&mut self, base: u64) {
+        if base > self.base {
+            self.loc_slot.drain(..(base - self.base) as usize);
+            self.base = base;
+        }
+    }
+}
+
+/// One effective change of a block being committed.
+#[derive(Debug)]
+struct Change {
+    key: Vec<u8>,
+    value: Option<Vec<u8>>,
+    /// Slot of the key (existing, or allocated for an insert).
+    slot: Option<u32>,
+    /// Location of the key's active update before the block.
+    prior: Option<u64>,
+    /// Successor of the key in the new key set (for writes).
+    succ: Option<Vec<u8>>,
 }
 
 #[derive(Debug)]
@@ -93,7 +214,7 @@ struct Layer {
 
 /// The authenticated world-state store. All methods are synchronous; `&self` methods only read.
 ///
-/// Invariants: `index` maps every live key to the location of its active `Update`; bit `l` of
+/// Invariants: `keys` maps every live key to the location of its active `Update`; bit `l` of
 /// `bitmap` is set iff `l` is such a location; `mmr` has one leaf per operation; every active
 /// location is `>= floor`; the last record describes `version` and its `root` equals
 /// `state_root(op_count, mmr root, bitmap root)`.
@@ -105,12 +226,15 @@ pub struct Db {
     log: Log,
     mmr: Mmr,
     bitmap: Bitmap,
-    index: BTreeMap<Vec<u8>, u64>,
+    keys: KeyIndex,
     floor: u64,
     records: VecDeque<Record>,
     layers: Vec<Layer>,
     next_layer_id: u64,
     poisoned: bool,
+    /// Reused frame and offset buffers of `commit`.
+    frame_buf: Vec<u8>,
+    rel_buf: Vec<u64>,
 }
 
 /// Validates a key length.
@@ -132,25 +256,32 @@ impl Db {
         }
         let dir = dir.as_ref().to_path_buf();
         fs::create_dir_all(&dir)?;
-        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join("LOCK"))?;
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join("LOCK"))?;
         if lock.try_lock().is_err() {
             return Err(Error::Locked);
         }
         let _ = fs::remove_file(dir.join("pinned.tmp"));
         let (pruned, peaks) = read_pinned(&dir)?;
-        let mmr = Mmr::from_pinned(pruned, &peaks).ok_or_else(|| Error::Corrupt("pinned peaks".into()))?;
+        let mmr = Mmr::from_pinned(pruned, &peaks)
+            .ok_or_else(|| Error::Corrupt("pinned peaks".into()))?;
         let mut bitmap = Bitmap::default();
-        for _ in 0..pruned {
-            bitmap.push(false);
-        }
+        bitmap.push_zeros(pruned);
         let mut st = Replay {
             mmr,
             bitmap,
-            index: BTreeMap::new(),
+            keys: KeyIndex {
+                base: pruned,
+                ..KeyIndex::default()
+            },
             floor: pruned,
             records: VecDeque::new(),
             history: cfg.history,
             last_root: None,
+            pruned,
         };
         let log = Log::open(&dir, cfg.segment_bytes, pruned, |f| st.frame(f))?;
         let mut st = st;
@@ -160,20 +291,27 @@ impl Db {
         if let Some(expected) = st.last_root
             && expected != root
         {
-            return Err(Error::Corrupt("recomputed state root differs from the logged root".into()));
+            return Err(Error::Corrupt(
+                "recomputed state root differs from the logged root".into(),
+            ));
         }
         // Versions whose live operations reach below the pruned prefix cannot be rebuilt.
         while st.records.len() > 1 && st.records.front().is_some_and(|r| r.info.floor < pruned) {
             st.records.pop_front();
         }
         if let Some(front) = st.records.front_mut() {
-            front.undo_index = HashMap::new();
-            front.undo_chunks = HashMap::new();
+            front.forget_undo();
         }
         if st.records.is_empty() {
             // Empty store: version 0.
             st.records.push_back(Record {
-                info: CommitInfo { version: 0, root, op_count: 0, floor: 0, active_keys: 0 },
+                info: CommitInfo {
+                    version: 0,
+                    root,
+                    op_count: 0,
+                    floor: 0,
+                    active_keys: 0,
+                },
                 ..Record::default()
             });
         }
@@ -184,12 +322,17 @@ impl Db {
             log,
             mmr: st.mmr,
             bitmap: st.bitmap,
-            index: st.index,
+            keys: st.keys,
             floor: st.floor,
             records: st.records,
-            layers: vec![Layer { id: 0, writes: BTreeMap::new() }],
+            layers: vec![Layer {
+                id: 0,
+                writes: BTreeMap::new(),
+            }],
             next_layer_id: 1,
             poisoned: false,
+            frame_buf: Vec::new(),
+            rel_buf: Vec::new(),
         })
     }
 
@@ -209,7 +352,11 @@ impl Db {
 
     /// Oldest version still readable and provable.
     pub fn oldest_version(&self) -> u64 {
-        self.records.front().expect("at least one record").info.version
+        self.records
+            .front()
+            .expect("at least one record")
+            .info
+            .version
     }
 
     /// Commit info of every retained version, oldest first.
@@ -226,7 +373,11 @@ impl Db {
         let oldest = self.oldest_version();
         let latest = self.version();
         if version < oldest || version > latest {
-            return Err(Error::VersionUnavailable { version, oldest, latest });
+            return Err(Error::VersionUnavailable {
+                version,
+                oldest,
+                latest,
+            });
         }
         Ok(&self.records[(version - oldest) as usize])
     }
@@ -247,7 +398,9 @@ impl Db {
 
     /// Bytes the store occupies on disk.
     pub fn disk_bytes(&self) -> u64 {
-        let pinned = fs::metadata(self.dir.join(PINNED_FILE)).map(|m| m.len()).unwrap_or(0);
+        let pinned = fs::metadata(self.dir.join(PINNED_FILE))
+            .map(|m| m.len())
+            .unwrap_or(0);
         self.log.disk_bytes() + pinned
     }
 
@@ -288,8 +441,8 @@ impl Db {
     /// Reads `key` in the latest committed version, ignoring pending writes.
     pub fn get_committed(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
         check_key(key)?;
-        match self.index.get(key) {
-            Some(&loc) => self.value_at_loc(loc).map(Some),
+        match self.keys.get(key) {
+            Some(loc) => self.value_at_loc(loc).map(Some),
             None => Ok(None),
         }
     }
@@ -306,20 +459,27 @@ impl Db {
 
     /// Live keys starting with `prefix` as the pending block sees them, ascending, at most
     /// `limit` of them, with their values.
-    pub fn scan_prefix(&self, prefix: &[u8], limit: usize) -> Result<Vec<(Vec<u8>, Vec<u8>)>, Error> {
+    pub fn scan_prefix(&self, prefix: &[u8], limit: usize) -> Result<Vec<KeyValue>, Error> {
         let mut merged: BTreeMap<Vec<u8>, Option<Vec<u8>>> = BTreeMap::new();
         let in_prefix = |k: &Vec<u8>| k.starts_with(prefix);
         // Committed keys first (lazy values), then overlay layers from outer to inner.
         let mut committed: Vec<(&Vec<u8>, u64)> = Vec::new();
-        for (k, &loc) in self.index.range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded)) {
+        for (k, &slot) in self
+            .keys
+            .tree
+            .range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded))
+        {
             if !in_prefix(k) {
                 break;
             }
-            committed.push((k, loc));
+            committed.push((k, self.keys.slots[slot as usize]));
         }
         let mut overlay: BTreeMap<&Vec<u8>, &Option<Vec<u8>>> = BTreeMap::new();
         for layer in &self.layers {
-            for (k, v) in layer.writes.range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded)) {
+            for (k, v) in layer
+                .writes
+                .range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded))
+            {
                 if !in_prefix(k) {
                     break;
                 }
@@ -327,7 +487,7 @@ impl Db {
             }
         }
         for (k, loc) in committed {
-            if merged.len() > limit + overlay.len() {
+            if merged.len() > limit.saturating_add(overlay.len()) {
                 break;
             }
             if !overlay.contains_key(k) {
@@ -337,7 +497,11 @@ impl Db {
         for (k, v) in overlay {
             merged.insert(k.clone(), v.clone());
         }
-        Ok(merged.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).take(limit).collect())
+        Ok(merged
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, v)))
+            .take(limit)
+            .collect())
     }
 
     /// Opens a nested overlay layer (transaction or message scope). Writes go to it until it is
@@ -345,14 +509,23 @@ impl Db {
     pub fn checkpoint(&mut self) -> Checkpoint {
         let id = self.next_layer_id;
         self.next_layer_id += 1;
-        self.layers.push(Layer { id, writes: BTreeMap::new() });
-        Checkpoint { depth: self.layers.len() - 1, id }
+        self.layers.push(Layer {
+            id,
+            writes: BTreeMap::new(),
+        });
+        Checkpoint {
+            depth: self.layers.len() - 1,
+            id,
+        }
     }
 
     fn check_cp(&self, cp: Checkpoint) -> Result<(), Error> {
         match self.layers.get(cp.depth) {
             Some(l) if cp.depth > 0 && l.id == cp.id => Ok(()),
-            _ => Err(Error::BadCheckpoint { depth: cp.depth, open: self.layers.len() }),
+            _ => Err(Error::BadCheckpoint {
+                depth: cp.depth,
+                open: self.layers.len(),
+            }),
         }
     }
 
@@ -406,47 +579,86 @@ impl Db {
         Ok(info)
     }
 
-    fn commit_changes(&mut self, changes: BTreeMap<Vec<u8>, Option<Vec<u8>>>) -> Result<CommitInfo, Error> {
+    fn commit_changes(
+        &mut self,
+        changes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    ) -> Result<CommitInfo, Error> {
         let version = self.version() + 1;
         let batch_start = self.mmr.leaves();
-        // 1. classify against the committed index; drop deletes of absent keys.
-        let mut effective: Vec<(Vec<u8>, Option<Vec<u8>>, Option<u64>)> = Vec::with_capacity(changes.len());
-        for (k, v) in changes {
-            let prior = self.index.get(&k).copied();
-            if v.is_none() && prior.is_none() {
+        // 1. classify against the committed index (one tree search per key, which also yields
+        //    the key's current successor); drop deletes of absent keys.
+        let mut effective: Vec<Change> = Vec::with_capacity(changes.len());
+        let mut structural = false;
+        for (key, value) in changes {
+            let mut range = self
+                .keys
+                .tree
+                .range::<[u8], _>((Bound::Included(key.as_slice()), Bound::Unbounded));
+            let slot = match range.next() {
+                Some((k, &s)) if *k == key => Some(s),
+                _ => None,
+            };
+            if value.is_none() && slot.is_none() {
                 continue;
             }
-            effective.push((k, v, prior));
-        }
-        // 2. make the index hold the new key set.
-        let mut structural: Vec<usize> = Vec::new();
-        for (i, (k, v, prior)) in effective.iter().enumerate() {
-            match (v, prior) {
-                (None, Some(_)) => {
-                    self.index.remove(k);
-                    structural.push(i);
+            let succ = match (&value, slot) {
+                (Some(_), Some(_)) => Some(
+                    range
+                        .next()
+                        .or_else(|| self.keys.tree.first_key_value())
+                        .map(|(k, _)| k.clone())
+                        .expect("live"),
+                ),
+                _ => {
+                    structural = true;
+                    None
                 }
-                (Some(_), None) => {
-                    self.index.insert(k.clone(), PENDING);
-                    structural.push(i);
-                }
-                _ => {}
-            }
+            };
+            let prior = slot.map(|s| self.keys.slots[s as usize]);
+            effective.push(Change {
+                key,
+                value,
+                slot,
+                prior,
+                succ,
+            });
         }
-        // 3. predecessors whose successor link changes.
+        // 2. make the index hold the new key set (new keys get a slot now, location later).
         let mut touched: BTreeSet<Vec<u8>> = BTreeSet::new();
-        for &i in &structural {
-            let k = &effective[i].0;
-            if let Some(p) = self.pred_wrap(k)
-                && effective.binary_search_by(|e| e.0.as_slice().cmp(p)).is_err()
-            {
-                touched.insert(p.to_vec());
+        if structural {
+            for c in effective.iter_mut() {
+                match (&c.value, c.prior) {
+                    (None, Some(_)) => {
+                        self.keys.remove(&c.key);
+                    }
+                    (Some(_), None) => c.slot = Some(self.keys.upsert(&c.key, PENDING).0),
+                    _ => {}
+                }
+            }
+            // 3. predecessors whose successor link changes; every successor is recomputed.
+            for c in &effective {
+                if c.succ.is_none()
+                    && let Some(p) = self.pred_wrap(&c.key)
+                    && effective
+                        .binary_search_by(|e| e.key.as_slice().cmp(p))
+                        .is_err()
+                {
+                    touched.insert(p.to_vec());
+                }
+            }
+            for c in effective.iter_mut() {
+                if c.value.is_some() {
+                    c.succ = Some(self.succ_wrap(&c.key).to_vec());
+                }
             }
         }
         // 4 + 5. emit and apply operations in key order.
         let mut rec = Record::default();
-        let mut body: Vec<u8> = Vec::new();
-        let mut rel: Vec<u64> = Vec::new();
+        rec.undo_keys.reserve(effective.len() * 2 + touched.len());
+        let mut frame = std::mem::take(&mut self.frame_buf);
+        Log::reset_frame(&mut frame);
+        let mut rel = std::mem::take(&mut self.rel_buf);
+        rel.clear();
         let mut scratch: Vec<u8> = Vec::new();
         let mut touched = touched.into_iter().peekable();
         let mut effective = effective.into_iter().peekable();
@@ -456,32 +668,65 @@ impl Db {
                 (None, None) => break,
                 (Some(_), None) => false,
                 (None, Some(_)) => true,
-                (Some(e), Some(t)) => t < &e.0,
+                (Some(e), Some(t)) => t < &e.key,
             };
             emitted += 1;
+            scratch.clear();
             if take_touched {
                 let p = touched.next().expect("peeked");
-                let loc = self.index[&p];
+                let slot = self.keys.tree[&p];
+                let loc = self.keys.slots[slot as usize];
                 let value = match Op::decode(&self.log.read(loc)?)? {
                     Op::Update { value, .. } => value,
                     _ => return Err(Error::Corrupt("active location is not an update".into())),
                 };
                 let next_key = self.succ_wrap(&p).to_vec();
-                let op = Op::Update { key: p, value, next_key };
-                self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, Some(loc));
-            } else {
-                let (k, v, prior) = effective.next().expect("peeked");
-                let op = match v {
-                    Some(value) => {
-                        let next_key = self.succ_wrap(&k).to_vec();
-                        Op::Update { key: k, value, next_key }
-                    }
-                    None => Op::Delete { key: k },
+                let op = Op::Update {
+                    key: p,
+                    value,
+                    next_key,
                 };
-                self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, prior);
+                op.encode_into(&mut scratch);
+                let Op::Update { key, .. } = op else {
+                    unreachable!("built as update")
+                };
+                self.emit_update(
+                    &mut rec,
+                    &scratch,
+                    &mut frame,
+                    &mut rel,
+                    key,
+                    slot,
+                    Some(loc),
+                );
+            } else {
+                let c = effective.next().expect("peeked");
+                match c.value {
+                    Some(value) => {
+                        let op = Op::Update {
+                            key: c.key,
+                            value,
+                            next_key: c.succ.expect("successor computed"),
+                        };
+                        op.encode_into(&mut scratch);
+                        let Op::Update { key, .. } = op else {
+                            unreachable!("built as update")
+                        };
+                        let slot = c.slot.expect("slot assigned");
+                        self.emit_update(
+                            &mut rec, &scratch, &mut frame, &mut rel, key, slot, c.prior,
+                        );
+                    }
+                    None => {
+                        Op::Delete { key: c.key.clone() }.encode_into(&mut scratch);
+                        self.emit_plain(&scratch, &mut frame, &mut rel);
+                        apply_bits(&mut self.bitmap, &mut rec, c.key, c.prior, false);
+                    }
+                }
             }
         }
-        // 6. raise the inactivity floor: move up to `emitted + 1` active operations to the tip.
+        // 6. raise the inactivity floor: move up to `emitted + 1` active operations to the tip,
+        //    byte for byte.
         let mut budget = emitted + 1;
         while budget > 0 && self.floor < batch_start {
             let loc = self.floor;
@@ -489,57 +734,73 @@ impl Db {
             if !self.bitmap.get(loc) {
                 continue;
             }
-            let bytes = self.log.read(loc)?;
-            let op = Op::decode(&bytes)?;
-            self.emit(&mut rec, &op, &mut body, &mut rel, &mut scratch, Some(loc));
+            let bytes = self.log.read_seq(loc)?;
+            let key = update_key(&bytes)?.to_vec();
+            let slot = self.keys.slot_of_loc(loc);
+            self.emit_update(&mut rec, &bytes, &mut frame, &mut rel, key, slot, Some(loc));
             budget -= 1;
         }
         // 7. the commit operation.
-        let active_keys = self.index.len() as u64;
-        let commit = Op::Commit { floor: self.floor, active_keys };
-        self.emit(&mut rec, &commit, &mut body, &mut rel, &mut scratch, None);
+        let active_keys = self.keys.len();
+        scratch.clear();
+        Op::Commit {
+            floor: self.floor,
+            active_keys,
+        }
+        .encode_into(&mut scratch);
+        self.emit_plain(&scratch, &mut frame, &mut rel);
+        self.bitmap.push(false);
         // 8. root.
         self.bitmap.merkleize();
         let op_count = self.mmr.leaves();
         let root = state_root(op_count, &self.mmr.root(), &self.bitmap.root());
         // 9. durability.
-        self.log.append_frame(version, &body, &rel, &root)?;
+        self.log.append_frame(version, &mut frame, &rel, &root)?;
+        self.frame_buf = frame;
+        self.rel_buf = rel;
         // 10. bookkeeping.
-        rec.info = CommitInfo { version, root, op_count, floor: self.floor, active_keys };
+        rec.info = CommitInfo {
+            version,
+            root,
+            op_count,
+            floor: self.floor,
+            active_keys,
+        };
         self.push_record(rec);
         Ok(*self.latest())
     }
 
-    /// Appends `op` (whose key previously lived at `prior`) and applies it to index, bitmap,
-    /// MMR and the undo record. Shared by commit and by replay-equivalent bookkeeping.
-    fn emit(
+    /// Appends encoded operation `bytes` to the frame and the MMR (not to the bitmap).
+    fn emit_plain(&mut self, bytes: &[u8], frame: &mut Vec<u8>, rel: &mut Vec<u64>) {
+        rel.push(frame.len() as u64);
+        frame.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        frame.extend_from_slice(bytes);
+        self.mmr.push_op(bytes);
+        self.keys.loc_slot.push(NO_SLOT);
+    }
+
+    /// Appends the encoded update `bytes` of `key` (owning `slot`, previously active at
+    /// `prior`) and makes it the key's active operation.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_update(
         &mut self,
         rec: &mut Record,
-        op: &Op,
-        body: &mut Vec<u8>,
+        bytes: &[u8],
+        frame: &mut Vec<u8>,
         rel: &mut Vec<u64>,
-        scratch: &mut Vec<u8>,
+        key: Vec<u8>,
+        slot: u32,
         prior: Option<u64>,
     ) {
-        scratch.clear();
-        op.encode_into(scratch);
-        rel.push(body.len() as u64);
-        body.extend_from_slice(&(scratch.len() as u32).to_le_bytes());
-        body.extend_from_slice(scratch);
-        self.mmr.push_op(scratch);
-        let loc = self.bitmap.len();
-        match op {
-            Op::Update { key, .. } => {
-                if let Some(p) = self.index.get_mut(key.as_slice()) {
-                    *p = loc;
-                } else {
-                    self.index.insert(key.clone(), loc);
-                }
-                apply_bits(&mut self.bitmap, rec, key, prior, true);
-            }
-            Op::Delete { key } => apply_bits(&mut self.bitmap, rec, key, prior, false),
-            Op::Commit { .. } => self.bitmap.push(false),
-        }
+        let loc = self.mmr.leaves();
+        debug_assert_eq!(self.bitmap.len(), loc);
+        rel.push(frame.len() as u64);
+        frame.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        frame.extend_from_slice(bytes);
+        self.mmr.push_op(bytes);
+        self.keys.slots[slot as usize] = loc;
+        self.keys.loc_slot.push(slot);
+        apply_bits(&mut self.bitmap, rec, key, prior, true);
     }
 
     fn push_record(&mut self, rec: Record) {
@@ -549,47 +810,53 @@ impl Db {
         }
         // The oldest retained version is never rolled back past: its undo data is dead.
         if let Some(front) = self.records.front_mut() {
-            front.undo_index = HashMap::new();
-            front.undo_chunks = HashMap::new();
+            front.forget_undo();
         }
     }
 
     /// Largest live key `< key`, else the largest live key (cyclic predecessor).
     fn pred_wrap(&self, key: &[u8]) -> Option<&[u8]> {
-        self.index
-            .range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
+        let tree = &self.keys.tree;
+        tree.range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
             .next_back()
-            .or_else(|| self.index.last_key_value())
+            .or_else(|| tree.last_key_value())
             .map(|(k, _)| k.as_slice())
     }
 
     /// Smallest live key `> key`, else the smallest live key (cyclic successor). The index must
     /// be non-empty.
     fn succ_wrap(&self, key: &[u8]) -> &[u8] {
-        self.index
-            .range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
+        let tree = &self.keys.tree;
+        tree.range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
             .next()
-            .or_else(|| self.index.first_key_value())
+            .or_else(|| tree.first_key_value())
             .map(|(k, _)| k.as_slice())
             .expect("index non-empty when a successor is needed")
     }
 
     fn value_at_loc(&self, loc: u64) -> Result<Vec<u8>, Error> {
-        match Op::decode(&self.log.read(loc)?)? {
-            Op::Update { value, .. } => Ok(value),
-            _ => Err(Error::Corrupt(format!("location {loc} is not an update"))),
+        let bytes = self.log.read(loc)?;
+        let mut r = Reader {
+            buf: &bytes,
+            pos: 0,
+        };
+        if r.u8()? != 0x01 {
+            return Err(Error::Corrupt(format!("location {loc} is not an update")));
         }
+        let klen = r.u32()? as usize;
+        r.take(klen)?;
+        r.bytes(MAX_VALUE_LEN)
     }
 
     /// Location of `key`'s active update at retained `version` (caller checked retention).
     fn loc_at(&self, version: u64, key: &[u8]) -> Option<u64> {
         let oldest = self.oldest_version();
         for rec in self.records.iter().skip((version + 1 - oldest) as usize) {
-            if let Some(prior) = rec.undo_index.get(key) {
+            if let Some(prior) = rec.undo().get(key) {
                 return *prior;
             }
         }
-        self.index.get(key).copied()
+        self.keys.get(key)
     }
 
     /// Cyclic predecessor of `key` among the keys live at `version`.
@@ -600,12 +867,22 @@ impl Db {
         let oldest = self.oldest_version();
         let mut changed: BTreeSet<&[u8]> = BTreeSet::new();
         for rec in self.records.iter().skip((version + 1 - oldest) as usize) {
-            changed.extend(rec.undo_index.keys().map(|k| k.as_slice()));
+            changed.extend(rec.undo_keys.iter().map(|(k, _)| k.as_slice()));
         }
         let live = |k: &[u8]| !changed.contains(k) || self.loc_at(version, k).is_some();
         let search = |upper: Bound<&[u8]>| -> Option<Vec<u8>> {
-            let a = self.index.range::<[u8], _>((Bound::Unbounded, upper)).rev().map(|(k, _)| k.as_slice()).find(|k| live(k));
-            let b = changed.range::<[u8], _>((Bound::Unbounded, upper)).rev().copied().find(|k| live(k));
+            let a = self
+                .keys
+                .tree
+                .range::<[u8], _>((Bound::Unbounded, upper))
+                .rev()
+                .map(|(k, _)| k.as_slice())
+                .find(|k| live(k));
+            let b = changed
+                .range::<[u8], _>((Bound::Unbounded, upper))
+                .rev()
+                .copied()
+                .find(|k| live(k));
             a.max(b).map(|k| k.to_vec())
         };
         search(Bound::Excluded(key)).or_else(|| search(Bound::Unbounded))
@@ -625,7 +902,11 @@ impl Db {
         let n = info.op_count;
         let peaks = self.mmr.peaks_at(n);
         let latest = version == self.version();
-        let levels = if latest { None } else { Some(self.historical_levels(version, n)) };
+        let levels = if latest {
+            None
+        } else {
+            Some(self.historical_levels(version, n))
+        };
         let bitmap_root_of = |levels: &Option<Vec<Vec<Hash>>>| match levels {
             Some(l) => l.last().expect("root level")[0],
             None => self.bitmap.root(),
@@ -635,33 +916,93 @@ impl Db {
                 None
             } else {
                 let op = Op::decode(&self.log.read(n - 1)?)?;
-                let path = self.mmr.path(n, n - 1).ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
+                let path = self
+                    .mmr
+                    .path(n, n - 1)
+                    .ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
                 Some((op, path))
             };
             let bitmap_root = bitmap_root_of(&levels);
-            return Ok(Proof { op_count: n, peaks, witness: Witness::Empty { last, bitmap_root } });
+            return Ok(Proof {
+                op_count: n,
+                peaks,
+                witness: Witness::Empty { last, bitmap_root },
+            });
         }
         let loc = match self.loc_at(version, key) {
             Some(loc) => loc,
             None => {
-                let p = self.pred_at(version, key).ok_or_else(|| Error::Corrupt("no live key".into()))?;
-                self.loc_at(version, &p).ok_or_else(|| Error::Corrupt("predecessor vanished".into()))?
+                let p = self
+                    .pred_at(version, key)
+                    .ok_or_else(|| Error::Corrupt("no live key".into()))?;
+                self.loc_at(version, &p)
+                    .ok_or_else(|| Error::Corrupt("predecessor vanished".into()))?
             }
         };
+        self.op_witness(version, n, peaks, levels.as_ref(), loc)
+    }
+
+    /// A witness for the `Update` at `loc` against the root of retained `version`, whether or
+    /// not it is active there (it verifies only if it is). Useful to audit history.
+    pub fn prove_location(&self, version: u64, loc: u64) -> Result<Proof, Error> {
+        let n = self.record(version)?.info.op_count;
+        if loc < self.log.base() || loc >= n {
+            return Err(Error::Corrupt(format!(
+                "location {loc} not provable at version {version}"
+            )));
+        }
+        let peaks = self.mmr.peaks_at(n);
+        let levels = if version == self.version() {
+            None
+        } else {
+            Some(self.historical_levels(version, n))
+        };
+        self.op_witness(version, n, peaks, levels.as_ref(), loc)
+    }
+
+    fn op_witness(
+        &self,
+        version: u64,
+        n: u64,
+        peaks: Vec<Hash>,
+        levels: Option<&Vec<Vec<Hash>>>,
+        loc: u64,
+    ) -> Result<Proof, Error> {
         let op = Op::decode(&self.log.read(loc)?)?;
-        let mmr_path = self.mmr.path(n, loc).ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
+        if !matches!(op, Op::Update { .. }) {
+            return Err(Error::Corrupt(format!("location {loc} is not an update")));
+        }
+        let mmr_path = self
+            .mmr
+            .path(n, loc)
+            .ok_or_else(|| Error::Corrupt("missing mmr nodes".into()))?;
         let ci = loc / CHUNK_BITS;
-        let (chunk, bitmap_path) = match &levels {
+        let (chunk, bitmap_path) = match levels {
             None => (self.bitmap.chunk(ci), self.bitmap.path(loc)),
             Some(l) => (self.chunk_at(version, n, ci), path_in(l, ci)),
         };
-        Ok(Proof { op_count: n, peaks, witness: Witness::Op { loc, op, mmr_path, chunk, bitmap_path } })
+        Ok(Proof {
+            op_count: n,
+            peaks,
+            witness: Witness::Op {
+                loc,
+                op,
+                mmr_path,
+                chunk,
+                bitmap_path,
+            },
+        })
     }
 
     fn historical_chunks(&self, version: u64, n: u64) -> Vec<Chunk> {
         let mut chunks = self.bitmap.truncated_chunks(n);
         let oldest = self.oldest_version();
-        for rec in self.records.iter().skip((version + 1 - oldest) as usize).rev() {
+        for rec in self
+            .records
+            .iter()
+            .skip((version + 1 - oldest) as usize)
+            .rev()
+        {
             for (&i, c) in &rec.undo_chunks {
                 if (i as usize) < chunks.len() {
                     chunks[i as usize] = *c;
@@ -692,37 +1033,57 @@ impl Db {
     /// the number of bytes freed.
     pub fn prune(&mut self) -> Result<u64, Error> {
         let boundary = self.records.front().expect("record").info.floor;
-        let Some(start) = self.log.prune_point(boundary) else { return Ok(0) };
+        let Some(start) = self.log.prune_point(boundary) else {
+            return Ok(0);
+        };
         let before = self.log.disk_bytes();
         write_pinned(&self.dir, start, &self.mmr.peaks_at(start))?;
         self.log.drop_before(start)?;
         self.mmr.prune(start);
+        self.keys.prune(start);
         Ok(before - self.log.disk_bytes())
     }
 }
 
 /// Clears `prior`'s bit (recording the chunk for undo), appends the new bit, records the key.
-fn apply_bits(bitmap: &mut Bitmap, rec: &mut Record, key: &[u8], prior: Option<u64>, active: bool) {
+fn apply_bits(
+    bitmap: &mut Bitmap,
+    rec: &mut Record,
+    key: Vec<u8>,
+    prior: Option<u64>,
+    active: bool,
+) {
     if let Some(p) = prior {
         let ci = p / CHUNK_BITS;
-        rec.undo_chunks.entry(ci).or_insert_with(|| bitmap.chunk(ci));
+        rec.undo_chunks
+            .entry(ci)
+            .or_insert_with(|| bitmap.chunk(ci));
         bitmap.set(p, false);
     }
     bitmap.push(active);
-    if !rec.undo_index.contains_key(key) {
-        rec.undo_index.insert(key.to_vec(), prior);
+    rec.undo_keys.push((key, prior));
+}
+
+/// The key of an encoded `Update` without decoding the rest.
+fn update_key(bytes: &[u8]) -> Result<&[u8], Error> {
+    let mut r = Reader { buf: bytes, pos: 0 };
+    if r.u8()? != 0x01 {
+        return Err(Error::Corrupt("active location is not an update".into()));
     }
+    let n = r.u32()? as usize;
+    r.take(n)
 }
 
 /// Replay state used while opening.
 struct Replay {
     mmr: Mmr,
     bitmap: Bitmap,
-    index: BTreeMap<Vec<u8>, u64>,
+    keys: KeyIndex,
     floor: u64,
     records: VecDeque<Record>,
     history: u64,
     last_root: Option<Hash>,
+    pruned: u64,
 }
 
 impl Replay {
@@ -735,17 +1096,25 @@ impl Replay {
             self.mmr.push_op(bytes);
             match op {
                 Op::Update { key, .. } => {
-                    let prior = self.index.insert(key.clone(), loc);
-                    apply_bits(&mut self.bitmap, &mut rec, &key, prior, true);
+                    let (slot, prior) = self.keys.upsert(&key, loc);
+                    self.keys.loc_slot.push(slot);
+                    apply_bits(&mut self.bitmap, &mut rec, key, prior, true);
                 }
                 Op::Delete { key } => {
-                    let prior = self.index.remove(&key);
-                    apply_bits(&mut self.bitmap, &mut rec, &key, prior, false);
+                    let prior = self.keys.remove(&key);
+                    self.keys.loc_slot.push(NO_SLOT);
+                    apply_bits(&mut self.bitmap, &mut rec, key, prior, false);
                 }
                 Op::Commit { floor, active_keys } => {
-                    if i + 1 != f.ops.len() || active_keys != self.index.len() as u64 {
-                        return Err(Error::Corrupt("misplaced or inconsistent commit operation".into()));
+                    // Before the floor passes the pruned prefix some live keys are still only
+                    // in pruned segments, so the count is checked from then on.
+                    let complete = floor >= self.pruned;
+                    if i + 1 != f.ops.len() || (complete && active_keys != self.keys.len()) {
+                        return Err(Error::Corrupt(
+                            "misplaced or inconsistent commit operation".into(),
+                        ));
                     }
+                    self.keys.loc_slot.push(NO_SLOT);
                     self.bitmap.push(false);
                     self.floor = floor;
                     committed = Some(active_keys);
@@ -768,8 +1137,7 @@ impl Replay {
             self.records.pop_front();
         }
         if let Some(front) = self.records.front_mut() {
-            front.undo_index = HashMap::new();
-            front.undo_chunks = HashMap::new();
+            front.forget_undo();
         }
         Ok(())
     }
@@ -781,10 +1149,15 @@ fn read_pinned(dir: &Path) -> Result<(u64, Vec<Hash>), Error> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, Vec::new())),
         Err(e) => return Err(e.into()),
     };
-    if bytes.len() < 32 || *blake3::hash(&bytes[..bytes.len() - 32]).as_bytes() != bytes[bytes.len() - 32..] {
+    if bytes.len() < 32
+        || *blake3::hash(&bytes[..bytes.len() - 32]).as_bytes() != bytes[bytes.len() - 32..]
+    {
         return Err(Error::Corrupt("pinned-node file checksum".into()));
     }
-    let mut r = Reader { buf: &bytes[..bytes.len() - 32], pos: 0 };
+    let mut r = Reader {
+        buf: &bytes[..bytes.len() - 32],
+        pos: 0,
+    };
     if r.take(4)? != PINNED_MAGIC {
         return Err(Error::Corrupt("pinned-node file magic".into()));
     }

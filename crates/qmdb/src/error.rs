@@ -46,13 +46,27 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::KeyLength { len } => write!(f, "key length {len} outside 1..={}", crate::MAX_KEY_LEN),
-            Error::ValueLength { len } => write!(f, "value length {len} above {}", crate::MAX_VALUE_LEN),
-            Error::BadCheckpoint { depth, open } => {
-                write!(f, "checkpoint at depth {depth} is not open ({open} layers open)")
+            Error::KeyLength { len } => {
+                write!(f, "key length {len} outside 1..={}", crate::MAX_KEY_LEN)
             }
-            Error::VersionUnavailable { version, oldest, latest } => {
-                write!(f, "version {version} not retained (retained {oldest}..={latest})")
+            Error::ValueLength { len } => {
+                write!(f, "value length {len} above {}", crate::MAX_VALUE_LEN)
+            }
+            Error::BadCheckpoint { depth, open } => {
+                write!(
+                    f,
+                    "checkpoint at depth {depth} is not open ({open} layers open)"
+                )
+            }
+            Error::VersionUnavailable {
+                version,
+                oldest,
+                latest,
+            } => {
+                write!(
+                    f,
+                    "version {version} not retained (retained {oldest}..={latest})"
+                )
             }
             Error::Corrupt(m) => write!(f, "corrupt store data: {m}"),
             Error::Locked => write!(f, "store directory is locked by another instance"),

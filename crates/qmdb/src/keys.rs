@@ -86,7 +86,10 @@ fn with_tag(ns: Namespace, parts: &[&[u8]]) -> Vec<u8> {
 
 fn bounded(what: &str, b: &[u8], max: usize) -> Result<(), Error> {
     if b.is_empty() || b.len() > max {
-        return Err(Error::Corrupt(format!("{what} length {} outside 1..={max}", b.len())));
+        return Err(Error::Corrupt(format!(
+            "{what} length {} outside 1..={max}",
+            b.len()
+        )));
     }
     Ok(())
 }
@@ -114,7 +117,10 @@ pub fn actor_storage_prefix(vm_ns: u8, addr: &Address) -> Vec<u8> {
 
 /// Key of a timer firing at `height` with FIFO sequence `seq` within that height.
 pub fn timer(height: u64, seq: u64) -> Vec<u8> {
-    with_tag(Namespace::Timer, &[&height.to_be_bytes(), &seq.to_be_bytes()])
+    with_tag(
+        Namespace::Timer,
+        &[&height.to_be_bytes(), &seq.to_be_bytes()],
+    )
 }
 
 /// Prefix of every timer firing at `height`.
@@ -185,10 +191,14 @@ pub enum StateKey {
 impl StateKey {
     /// Parses a full key; the inverse of the constructors.
     pub fn parse(key: &[u8]) -> Result<StateKey, Error> {
-        let (&tag, rest) = key.split_first().ok_or_else(|| Error::Corrupt("empty key".into()))?;
-        let ns = Namespace::from_tag(tag).ok_or_else(|| Error::Corrupt(format!("unknown namespace {tag:#04x}")))?;
+        let (&tag, rest) = key
+            .split_first()
+            .ok_or_else(|| Error::Corrupt("empty key".into()))?;
+        let ns = Namespace::from_tag(tag)
+            .ok_or_else(|| Error::Corrupt(format!("unknown namespace {tag:#04x}")))?;
         let addr = |b: &[u8]| -> Result<Address, Error> {
-            b.try_into().map_err(|_| Error::Corrupt("address must be 20 bytes".into()))
+            b.try_into()
+                .map_err(|_| Error::Corrupt("address must be 20 bytes".into()))
         };
         Ok(match ns {
             Namespace::Account => StateKey::Account(addr(rest)?),
@@ -199,7 +209,11 @@ impl StateKey {
                     return Err(Error::Corrupt("short actor storage key".into()));
                 }
                 bounded("storage key", &rest[21..], MAX_STORAGE_KEY_LEN)?;
-                StateKey::ActorStorage { vm_ns: rest[0], addr: addr(&rest[1..21])?, key: rest[21..].to_vec() }
+                StateKey::ActorStorage {
+                    vm_ns: rest[0],
+                    addr: addr(&rest[1..21])?,
+                    key: rest[21..].to_vec(),
+                }
             }
             Namespace::Timer => {
                 if rest.len() != 16 {
@@ -210,15 +224,19 @@ impl StateKey {
                     seq: u64::from_be_bytes(rest[8..].try_into().expect("8")),
                 }
             }
-            Namespace::Job => {
-                StateKey::Job(rest.try_into().map_err(|_| Error::Corrupt("job id must be 32 bytes".into()))?)
-            }
+            Namespace::Job => StateKey::Job(
+                rest.try_into()
+                    .map_err(|_| Error::Corrupt("job id must be 32 bytes".into()))?,
+            ),
             Namespace::Entitlement => {
                 if rest.len() < 21 {
                     return Err(Error::Corrupt("short entitlement key".into()));
                 }
                 bounded("entitlement id", &rest[20..], MAX_ENTITLEMENT_ID_LEN)?;
-                StateKey::Entitlement { addr: addr(&rest[..20])?, id: rest[20..].to_vec() }
+                StateKey::Entitlement {
+                    addr: addr(&rest[..20])?,
+                    id: rest[20..].to_vec(),
+                }
             }
             Namespace::Governance => {
                 bounded("parameter name", rest, MAX_PARAM_NAME_LEN)?;
@@ -232,7 +250,9 @@ impl StateKey {
         match self {
             StateKey::Account(a) => account(a),
             StateKey::ActorCode(a) => actor_code(a),
-            StateKey::ActorStorage { vm_ns, addr, key } => with_tag(Namespace::ActorStorage, &[&[*vm_ns], addr, key]),
+            StateKey::ActorStorage { vm_ns, addr, key } => {
+                with_tag(Namespace::ActorStorage, &[&[*vm_ns], addr, key])
+            }
             StateKey::Timer { height, seq } => timer(*height, *seq),
             StateKey::Job(id) => job(id),
             StateKey::Runner(a) => runner(a),
@@ -281,7 +301,12 @@ impl Account {
         if !r.done() {
             return Err(Error::Corrupt("trailing bytes after account".into()));
         }
-        Ok(Account { balance, nonce, code_hash, metadata })
+        Ok(Account {
+            balance,
+            nonce,
+            code_hash,
+            metadata,
+        })
     }
 }
 
@@ -295,11 +320,18 @@ mod tests {
         let keys = vec![
             StateKey::Account(a),
             StateKey::ActorCode(a),
-            StateKey::ActorStorage { vm_ns: VM_NS_PVM, addr: a, key: b"count".to_vec() },
+            StateKey::ActorStorage {
+                vm_ns: VM_NS_PVM,
+                addr: a,
+                key: b"count".to_vec(),
+            },
             StateKey::Timer { height: 5, seq: 1 },
             StateKey::Job([3; 32]),
             StateKey::Runner(a),
-            StateKey::Entitlement { addr: a, id: b"gpu".to_vec() },
+            StateKey::Entitlement {
+                addr: a,
+                id: b"gpu".to_vec(),
+            },
             StateKey::Governance(b"basefee_alpha".to_vec()),
         ];
         let mut seen = std::collections::BTreeSet::new();
@@ -308,7 +340,10 @@ mod tests {
             assert_eq!(StateKey::parse(&e).unwrap(), k);
             assert!(seen.insert(e));
         }
-        assert_eq!(actor_storage(VM_NS_PVM, &a, b"x").unwrap()[..22], actor_storage_prefix(VM_NS_PVM, &a)[..]);
+        assert_eq!(
+            actor_storage(VM_NS_PVM, &a, b"x").unwrap()[..22],
+            actor_storage_prefix(VM_NS_PVM, &a)[..]
+        );
     }
 
     #[test]
@@ -330,7 +365,12 @@ mod tests {
 
     #[test]
     fn account_roundtrip() {
-        let acc = Account { balance: u128::MAX - 3, nonce: 9, code_hash: [1; 32], metadata: b"m".to_vec() };
+        let acc = Account {
+            balance: u128::MAX - 3,
+            nonce: 9,
+            code_hash: [1; 32],
+            metadata: b"m".to_vec(),
+        };
         assert_eq!(Account::decode(&acc.encode()).unwrap(), acc);
         let mut b = acc.encode();
         b.push(0);

@@ -20,7 +20,7 @@ pub mod mmr;
 mod op;
 mod proof;
 
-pub use db::{Checkpoint, CommitInfo, Config, Db, Stats};
+pub use db::{Checkpoint, CommitInfo, Config, Db, KeyValue, Stats};
 pub use error::Error;
 pub use hash::{Hash, to_hex};
 pub use op::Op;
@@ -34,4 +34,32 @@ pub const MAX_VALUE_LEN: usize = 16 << 20;
 /// The state root of the empty store (version 0).
 pub fn empty_root() -> Hash {
     hash::state_root(0, &hash::mmr_bag(0, &[]), &hash::bitmap_leaf(&[0; 32]))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn db_is_send_for_the_addon() {
+        fn assert_send<T: Send>() {}
+        assert_send::<crate::Db>();
+        assert_send::<crate::Proof>();
+    }
+
+    #[test]
+    fn forged_checkpoint_refused() {
+        let dir = std::env::temp_dir().join(format!("qmdb-cp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut db = crate::Db::open(&dir, crate::Config::default()).unwrap();
+        let cp = db.checkpoint();
+        let forged = crate::Checkpoint::from_parts(cp.depth(), cp.id() + 1);
+        assert!(matches!(
+            db.revert(forged),
+            Err(crate::Error::BadCheckpoint { .. })
+        ));
+        assert!(db.revert(crate::Checkpoint::from_parts(0, 0)).is_err());
+        db.revert(crate::Checkpoint::from_parts(cp.depth(), cp.id()))
+            .unwrap();
+        drop(db);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

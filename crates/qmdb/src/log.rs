@@ -57,6 +57,14 @@ pub struct Log {
     base: u64,
     next_loc: u64,
     next_version: u64,
+    ahead: ReadAhead,
+}
+
+#[derive(Debug, Default)]
+struct ReadAhead {
+    seg: u64,
+    off: u64,
+    buf: Vec<u8>,
 }
 
 fn seg_name(first: u64) -> String {
@@ -84,8 +92,9 @@ impl Log {
             let name = entry?.file_name();
             let Some(name) = name.to_str() else { continue };
             if let Some(stem) = name.strip_suffix(".seg") {
-                let start: u64 =
-                    stem.parse().map_err(|_| Error::Corrupt(format!("bad segment name {name}")))?;
+                let start: u64 = stem
+                    .parse()
+                    .map_err(|_| Error::Corrupt(format!("bad segment name {name}")))?;
                 starts.push(start);
             }
         }
@@ -97,7 +106,9 @@ impl Log {
         }
         let base = starts.first().copied().unwrap_or(min_loc);
         if base != min_loc {
-            return Err(Error::Corrupt(format!("log starts at {base}, pinned state expects {min_loc}")));
+            return Err(Error::Corrupt(format!(
+                "log starts at {base}, pinned state expects {min_loc}"
+            )));
         }
         let mut log = Log {
             dir: dir.to_path_buf(),
@@ -107,6 +118,7 @@ impl Log {
             base,
             next_loc: base,
             next_version: 0,
+            ahead: ReadAhead::default(),
         };
         let mut first_frame = true;
         for (i, &start) in starts.iter().enumerate() {
@@ -114,13 +126,18 @@ impl Log {
             let path = dir.join(seg_name(start));
             let bytes = fs::read(&path)?;
             if start != log.next_loc {
-                return Err(Error::Corrupt(format!("segment {start} does not follow {}", log.next_loc)));
+                return Err(Error::Corrupt(format!(
+                    "segment {start} does not follow {}",
+                    log.next_loc
+                )));
             }
             let mut pos = 0usize;
             while pos < bytes.len() {
                 match parse_frame(&bytes[pos..]) {
                     Ok((frame, used, rel_offsets)) => {
-                        if frame.first_loc != log.next_loc || (!first_frame && frame.version != log.next_version) {
+                        if frame.first_loc != log.next_loc
+                            || (!first_frame && frame.version != log.next_version)
+                        {
                             return Err(Error::Corrupt(format!(
                                 "frame of version {} at loc {} out of order",
                                 frame.version, frame.first_loc
@@ -129,7 +146,8 @@ impl Log {
                         first_frame = false;
                         log.next_version = frame.version + 1;
                         log.next_loc += frame.ops.len() as u64;
-                        log.offsets.extend(rel_offsets.iter().map(|o| pos as u64 + o));
+                        log.offsets
+                            .extend(rel_offsets.iter().map(|o| pos as u64 + o));
                         replay(frame)?;
                         pos += used;
                     }
@@ -143,7 +161,13 @@ impl Log {
                 file.set_len(pos as u64)?;
                 file.sync_all()?;
             }
-            log.segments.insert(start, Segment { file, len: pos as u64 });
+            log.segments.insert(
+                start,
+                Segment {
+                    file,
+                    len: pos as u64,
+                },
+            );
         }
         if log.segments.is_empty() {
             log.create_segment(base)?;
@@ -153,16 +177,16 @@ impl Log {
 
     fn create_segment(&mut self, start: u64) -> Result<(), Error> {
         let path = self.dir.join(seg_name(start));
-        let file = OpenOptions::new().read(true).append(true).create(true).truncate(false).open(&path)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)?;
         file.sync_all()?;
         sync_dir(&self.dir)?;
         self.segments.insert(start, Segment { file, len: 0 });
         Ok(())
-    }
-
-    /// Location the next operation will get.
-    pub fn next_loc(&self) -> u64 {
-        self.next_loc
     }
 
     /// First location still stored.
@@ -170,32 +194,51 @@ impl Log {
         self.base
     }
 
-    /// Version the next frame must carry (0 for an empty log).
-    pub fn next_version(&self) -> u64 {
-        self.next_version
+    /// Resets `buf` to a new frame: header-sized reserved bytes, to be followed by the
+    /// operations, each as `u32 len | bytes`. Reusing one buffer avoids a large allocation per
+    /// commit.
+    pub fn reset_frame(buf: &mut Vec<u8>) {
+        buf.clear();
+        buf.resize(HEADER, 0);
     }
 
-    /// Writes one frame durably. `body` holds `ops.len()` operations each as `u32 len | bytes`,
-    /// and `rel` their offsets within `body`.
-    pub fn append_frame(&mut self, version: u64, body: &[u8], rel: &[u64], root: &Hash) -> Result<(), Error> {
-        let (&last_start, last) = self.segments.iter().next_back().expect("always one segment");
+    /// Writes one frame durably. `frame` was reset by [`Log::reset_frame`] and then received
+    /// the operations; `rel` holds each operation's offset within `frame`. Root and checksum are
+    /// appended to `frame` in place.
+    pub fn append_frame(
+        &mut self,
+        version: u64,
+        frame: &mut Vec<u8>,
+        rel: &[u64],
+        root: &Hash,
+    ) -> Result<(), Error> {
+        let (&last_start, last) = self
+            .segments
+            .iter()
+            .next_back()
+            .expect("always one segment");
         if last.len >= self.segment_bytes && last_start != self.next_loc {
             self.create_segment(self.next_loc)?;
         }
-        let mut frame = Vec::with_capacity(HEADER + body.len() + TRAILER);
-        frame.extend_from_slice(MAGIC);
-        frame.extend_from_slice(&version.to_le_bytes());
-        frame.extend_from_slice(&self.next_loc.to_le_bytes());
-        frame.extend_from_slice(&(rel.len() as u32).to_le_bytes());
-        frame.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        frame.extend_from_slice(body);
+        let body_len = (frame.len() - HEADER) as u64;
+        let mut h = Vec::with_capacity(HEADER);
+        h.extend_from_slice(MAGIC);
+        h.extend_from_slice(&version.to_le_bytes());
+        h.extend_from_slice(&self.next_loc.to_le_bytes());
+        h.extend_from_slice(&(rel.len() as u32).to_le_bytes());
+        h.extend_from_slice(&body_len.to_le_bytes());
+        frame[..HEADER].copy_from_slice(&h);
         frame.extend_from_slice(root);
-        let sum = *blake3::hash(&frame).as_bytes();
+        let sum = *blake3::hash(frame).as_bytes();
         frame.extend_from_slice(&sum);
-        let seg = self.segments.values_mut().next_back().expect("always one segment");
-        seg.file.write_all(&frame)?;
+        let seg = self
+            .segments
+            .values_mut()
+            .next_back()
+            .expect("always one segment");
+        seg.file.write_all(frame)?;
         seg.file.sync_data()?;
-        let start = seg.len + HEADER as u64;
+        let start = seg.len;
         seg.len += frame.len() as u64;
         self.offsets.extend(rel.iter().map(|o| start + o));
         self.next_loc += rel.len() as u64;
@@ -203,12 +246,50 @@ impl Log {
         Ok(())
     }
 
+    /// Like [`Log::read`] but served from a read-ahead buffer: for sequential scans (the floor).
+    pub fn read_seq(&mut self, loc: u64) -> Result<Vec<u8>, Error> {
+        if loc < self.base || loc >= self.next_loc {
+            return Err(Error::Corrupt(format!("location {loc} not stored")));
+        }
+        let (&seg_start, seg) = self
+            .segments
+            .range(..=loc)
+            .next_back()
+            .expect("segment covering loc");
+        let off = self.offsets[(loc - self.base) as usize];
+        let ra = &mut self.ahead;
+        let hit = |ra: &ReadAhead| -> Option<Vec<u8>> {
+            if ra.seg != seg_start || off < ra.off || off + 4 > ra.off + ra.buf.len() as u64 {
+                return None;
+            }
+            let i = (off - ra.off) as usize;
+            let n = u32::from_le_bytes(ra.buf[i..i + 4].try_into().expect("4 bytes")) as usize;
+            ra.buf.get(i + 4..i + 4 + n).map(|b| b.to_vec())
+        };
+        if let Some(v) = hit(ra) {
+            return Ok(v);
+        }
+        let want = (seg.len - off).min(1 << 20) as usize;
+        ra.buf.resize(want, 0);
+        seg.file.read_exact_at(&mut ra.buf, off)?;
+        ra.seg = seg_start;
+        ra.off = off;
+        match hit(ra) {
+            Some(v) => Ok(v),
+            None => self.read(loc),
+        }
+    }
+
     /// Reads the encoded operation at `loc` (`base <= loc < next_loc`).
     pub fn read(&self, loc: u64) -> Result<Vec<u8>, Error> {
         if loc < self.base || loc >= self.next_loc {
             return Err(Error::Corrupt(format!("location {loc} not stored")));
         }
-        let (_, seg) = self.segments.range(..=loc).next_back().expect("segment covering loc");
+        let (_, seg) = self
+            .segments
+            .range(..=loc)
+            .next_back()
+            .expect("segment covering loc");
         let off = self.offsets[(loc - self.base) as usize];
         let mut head = [0u8; 256];
         let avail = (seg.len - off).min(256) as usize;
@@ -240,6 +321,7 @@ impl Log {
             fs::remove_file(self.dir.join(seg_name(s)))?;
         }
         sync_dir(&self.dir)?;
+        self.ahead = ReadAhead::default();
         self.offsets.drain(..(start - self.base) as usize);
         self.base = start;
         Ok(())
@@ -267,7 +349,9 @@ fn parse_frame(buf: &[u8]) -> Result<(FrameView<'_>, usize, Vec<u64>), Error> {
     let first_loc = r.u64()?;
     let count = r.u32()? as usize;
     let body_len = r.u64()?;
-    let total = (HEADER as u64).checked_add(body_len).and_then(|x| x.checked_add(TRAILER as u64));
+    let total = (HEADER as u64)
+        .checked_add(body_len)
+        .and_then(|x| x.checked_add(TRAILER as u64));
     let total = match total {
         Some(t) if t <= buf.len() as u64 => t as usize,
         _ => return Err(Error::Corrupt("truncated frame".into())),
@@ -276,7 +360,10 @@ fn parse_frame(buf: &[u8]) -> Result<(FrameView<'_>, usize, Vec<u64>), Error> {
     if *blake3::hash(&buf[..total - 32]).as_bytes() != sum {
         return Err(Error::Corrupt("frame checksum mismatch".into()));
     }
-    let mut body = Reader { buf: &buf[HEADER..HEADER + body_len as usize], pos: 0 };
+    let mut body = Reader {
+        buf: &buf[HEADER..HEADER + body_len as usize],
+        pos: 0,
+    };
     let mut ops = Vec::with_capacity(count);
     let mut rel = Vec::with_capacity(count);
     for _ in 0..count {
@@ -288,5 +375,14 @@ fn parse_frame(buf: &[u8]) -> Result<(FrameView<'_>, usize, Vec<u64>), Error> {
         return Err(Error::Corrupt("trailing bytes in frame body".into()));
     }
     let root: Hash = buf[total - 64..total - 32].try_into().expect("32 bytes");
-    Ok((FrameView { version, first_loc, ops, root }, total, rel))
+    Ok((
+        FrameView {
+            version,
+            first_loc,
+            ops,
+            root,
+        },
+        total,
+        rel,
+    ))
 }

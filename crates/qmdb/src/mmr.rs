@@ -67,7 +67,11 @@ pub fn verify_leaf(leaves: u64, loc: u64, leaf: &Hash, path: &[Hash], peaks: &[H
     let local = loc - first;
     let mut cur = *leaf;
     for (t, sib) in path.iter().enumerate() {
-        cur = if (local >> t) & 1 == 1 { mmr_node(sib, &cur) } else { mmr_node(&cur, sib) };
+        cur = if (local >> t) & 1 == 1 {
+            mmr_node(sib, &cur)
+        } else {
+            mmr_node(&cur, sib)
+        };
     }
     cur == peaks[index]
 }
@@ -75,19 +79,13 @@ pub fn verify_leaf(leaves: u64, loc: u64, leaf: &Hash, path: &[Hash], peaks: &[H
 /// The MMR itself. Invariant: `nodes[i]` is the node at position `base + i`, `nodes.len() ==
 /// mmr_size(leaves) - base`, and `pinned` holds the peaks of the MMR of `pruned` leaves where
 /// `base == mmr_size(pruned)`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Mmr {
     leaves: u64,
     pruned: u64,
     base: u64,
     nodes: Vec<Hash>,
     pinned: BTreeMap<u64, Hash>,
-}
-
-impl Default for Mmr {
-    fn default() -> Self {
-        Mmr { leaves: 0, pruned: 0, base: 0, nodes: Vec::new(), pinned: BTreeMap::new() }
-    }
 }
 
 impl Mmr {
@@ -98,8 +96,18 @@ impl Mmr {
         if pos.len() != peaks.len() {
             return None;
         }
-        let pinned = pos.iter().map(|(p, _)| *p).zip(peaks.iter().copied()).collect();
-        Some(Mmr { leaves: pruned, pruned, base: mmr_size(pruned), nodes: Vec::new(), pinned })
+        let pinned = pos
+            .iter()
+            .map(|(p, _)| *p)
+            .zip(peaks.iter().copied())
+            .collect();
+        Some(Mmr {
+            leaves: pruned,
+            pruned,
+            base: mmr_size(pruned),
+            nodes: Vec::new(),
+            pinned,
+        })
     }
 
     /// Number of leaves.
@@ -129,14 +137,15 @@ impl Mmr {
     /// Appends a leaf hash.
     pub fn push_leaf(&mut self, leaf: Hash) {
         let merges = self.leaves.trailing_ones();
-        let mut pos = mmr_size(self.leaves);
+        let start = mmr_size(self.leaves);
         let mut cur = leaf;
         self.nodes.push(cur);
         for h in 0..merges {
-            let left = self.node(pos - ((1u64 << (h + 1)) - 1));
+            // the node just pushed sits at `start + h`; its left sibling is a perfect subtree
+            // of height `h` immediately before it
+            let left = self.node(start + u64::from(h) - ((1u64 << (h + 1)) - 1));
             cur = mmr_node(&left, &cur);
             self.nodes.push(cur);
-            pos += 1;
         }
         self.leaves += 1;
     }
@@ -144,7 +153,10 @@ impl Mmr {
     /// The peaks of the MMR as it was with `leaves` leaves (`pruned <= leaves <= self.leaves`).
     pub fn peaks_at(&self, leaves: u64) -> Vec<Hash> {
         debug_assert!(leaves >= self.pruned && leaves <= self.leaves);
-        peak_positions(leaves).into_iter().map(|(p, _)| self.node(p)).collect()
+        peak_positions(leaves)
+            .into_iter()
+            .map(|(p, _)| self.node(p))
+            .collect()
     }
 
     /// The root of the MMR as it was with `leaves` leaves.
@@ -189,8 +201,10 @@ impl Mmr {
         if leaves <= self.pruned || leaves > self.leaves {
             return;
         }
-        let pinned: BTreeMap<u64, Hash> =
-            peak_positions(leaves).into_iter().map(|(p, _)| (p, self.node(p))).collect();
+        let pinned: BTreeMap<u64, Hash> = peak_positions(leaves)
+            .into_iter()
+            .map(|(p, _)| (p, self.node(p)))
+            .collect();
         let new_base = mmr_size(leaves);
         self.nodes.drain(..(new_base - self.base) as usize);
         self.base = new_base;
@@ -210,7 +224,11 @@ mod tests {
     /// Reference root computed recursively from leaf hashes, independent of positions.
     fn reference_root(leaves: &[Hash]) -> Hash {
         fn tree(l: &[Hash]) -> Hash {
-            if l.len() == 1 { l[0] } else { mmr_node(&tree(&l[..l.len() / 2]), &tree(&l[l.len() / 2..])) }
+            if l.len() == 1 {
+                l[0]
+            } else {
+                mmr_node(&tree(&l[..l.len() / 2]), &tree(&l[l.len() / 2..]))
+            }
         }
         let n = leaves.len() as u64;
         let mut peaks = Vec::new();

@@ -45,7 +45,11 @@ impl Op {
     /// Appends the canonical encoding to `out`.
     pub fn encode_into(&self, out: &mut Vec<u8>) {
         match self {
-            Op::Update { key, value, next_key } => {
+            Op::Update {
+                key,
+                value,
+                next_key,
+            } => {
                 out.push(TAG_UPDATE);
                 put_bytes(out, key);
                 put_bytes(out, value);
@@ -81,7 +85,11 @@ impl Op {
                 if key.is_empty() || next_key.is_empty() {
                     return Err(Error::Corrupt("empty key in update".into()));
                 }
-                Op::Update { key, value, next_key }
+                Op::Update {
+                    key,
+                    value,
+                    next_key,
+                }
             }
             TAG_DELETE => {
                 let key = r.bytes(MAX_KEY_LEN)?;
@@ -90,7 +98,10 @@ impl Op {
                 }
                 Op::Delete { key }
             }
-            TAG_COMMIT => Op::Commit { floor: r.u64()?, active_keys: r.u64()? },
+            TAG_COMMIT => Op::Commit {
+                floor: r.u64()?,
+                active_keys: r.u64()?,
+            },
             t => return Err(Error::Corrupt(format!("unknown operation tag {t:#04x}"))),
         };
         if r.pos != buf.len() {
@@ -137,10 +148,14 @@ impl<'a> Reader<'a> {
         Ok(self.take(1)?[0])
     }
     pub(crate) fn u32(&mut self) -> Result<u32, Error> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
     }
     pub(crate) fn u64(&mut self) -> Result<u64, Error> {
-        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
     }
     pub(crate) fn hash(&mut self) -> Result<[u8; 32], Error> {
         Ok(self.take(32)?.try_into().expect("32 bytes"))
@@ -164,10 +179,23 @@ mod tests {
     #[test]
     fn roundtrip() {
         let ops = [
-            Op::Update { key: b"k".to_vec(), value: vec![], next_key: b"z".to_vec() },
-            Op::Update { key: vec![1; 300], value: vec![9; 1000], next_key: vec![1; 300] },
-            Op::Delete { key: b"abc".to_vec() },
-            Op::Commit { floor: 7, active_keys: u64::MAX },
+            Op::Update {
+                key: b"k".to_vec(),
+                value: vec![],
+                next_key: b"z".to_vec(),
+            },
+            Op::Update {
+                key: vec![1; 300],
+                value: vec![9; 1000],
+                next_key: vec![1; 300],
+            },
+            Op::Delete {
+                key: b"abc".to_vec(),
+            },
+            Op::Commit {
+                floor: 7,
+                active_keys: u64::MAX,
+            },
         ];
         for op in ops {
             assert_eq!(Op::decode(&op.encode()).unwrap(), op);

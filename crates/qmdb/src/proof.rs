@@ -18,7 +18,9 @@
 //! ```
 
 use crate::bitmap::root_from_path;
-use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, chunk_bit, mmr_bag, mmr_leaf, state_root};
+use crate::hash::{
+    CHUNK_BITS, Chunk, Hash, bitmap_depth, chunk_bit, mmr_bag, mmr_leaf, state_root,
+};
 use crate::mmr::verify_leaf;
 use crate::op::{Op, Reader};
 use crate::{Error, MAX_KEY_LEN};
@@ -114,7 +116,11 @@ impl ProofError {
 /// Whether `key` lies strictly inside the cyclic gap `(from, to)` of the live key set.
 /// `from >= to` means `from` is the largest key and the gap wraps around.
 pub fn in_gap(from: &[u8], to: &[u8], key: &[u8]) -> bool {
-    if from < to { from < key && key < to } else { key > from || key < to }
+    if from < to {
+        from < key && key < to
+    } else {
+        key > from || key < to
+    }
 }
 
 impl Proof {
@@ -133,7 +139,9 @@ impl Proof {
             Witness::Empty { last, bitmap_root } => {
                 match (n, last) {
                     (0, None) => {}
-                    (0, Some(_)) | (_, None) => return Err(ProofError::Malformed("empty witness shape".into())),
+                    (0, Some(_)) | (_, None) => {
+                        return Err(ProofError::Malformed("empty witness shape".into()));
+                    }
                     (_, Some((op, path))) => {
                         if !matches!(op, Op::Commit { active_keys: 0, .. }) {
                             return Err(ProofError::KeyNotCovered);
@@ -148,11 +156,26 @@ impl Proof {
                 }
                 Ok(None)
             }
-            Witness::Op { loc, op, mmr_path, chunk, bitmap_path } => {
-                let Op::Update { key: k, value, next_key } = op else {
-                    return Err(ProofError::Malformed("witness operation is not an update".into()));
+            Witness::Op {
+                loc,
+                op,
+                mmr_path,
+                chunk,
+                bitmap_path,
+            } => {
+                let Op::Update {
+                    key: k,
+                    value,
+                    next_key,
+                } = op
+                else {
+                    return Err(ProofError::Malformed(
+                        "witness operation is not an update".into(),
+                    ));
                 };
-                if *loc >= n || !verify_leaf(n, *loc, &mmr_leaf(&op.encode()), mmr_path, &self.peaks) {
+                if *loc >= n
+                    || !verify_leaf(n, *loc, &mmr_leaf(&op.encode()), mmr_path, &self.peaks)
+                {
                     return Err(ProofError::BadMmrPath);
                 }
                 if bitmap_path.len() != bitmap_depth(n) as usize {
@@ -194,7 +217,13 @@ impl Proof {
                 }
                 b.extend_from_slice(bitmap_root);
             }
-            Witness::Op { loc, op, mmr_path, chunk, bitmap_path } => {
+            Witness::Op {
+                loc,
+                op,
+                mmr_path,
+                chunk,
+                bitmap_path,
+            } => {
                 b.push(1);
                 b.extend_from_slice(&loc.to_le_bytes());
                 put_op(&mut b, op);
@@ -218,7 +247,10 @@ impl Proof {
                     1 => Some((get_op(&mut r)?, get_hashes(&mut r)?)),
                     t => return Err(Error::Corrupt(format!("bad flag {t}"))),
                 };
-                Witness::Empty { last, bitmap_root: r.hash()? }
+                Witness::Empty {
+                    last,
+                    bitmap_root: r.hash()?,
+                }
             }
             1 => Witness::Op {
                 loc: r.u64()?,
@@ -232,7 +264,11 @@ impl Proof {
         if !r.done() {
             return Err(Error::Corrupt("trailing bytes after proof".into()));
         }
-        Ok(Proof { op_count, peaks, witness })
+        Ok(Proof {
+            op_count,
+            peaks,
+            witness,
+        })
     }
 }
 

@@ -8,13 +8,16 @@ use common::{Model, Rng, key_for, temp_dir};
 use cowboy_qmdb::{Config, Db};
 use std::collections::BTreeMap;
 
+/// (version, root, state) of one commit.
+type VersionState = (u64, cowboy_qmdb::Hash, BTreeMap<Vec<u8>, Vec<u8>>);
+
 struct Harness {
     rng: Rng,
     model: Model,
     layers: Vec<BTreeMap<Vec<u8>, Option<Vec<u8>>>>,
     cps: Vec<cowboy_qmdb::Checkpoint>,
     /// (version, root, state) of every commit.
-    versions: Vec<(u64, cowboy_qmdb::Hash, BTreeMap<Vec<u8>, Vec<u8>>)>,
+    versions: Vec<VersionState>,
 }
 
 impl Harness {
@@ -31,13 +34,29 @@ impl Harness {
 fn check_versions(db: &Db, h: &mut Harness, probes: usize) {
     let oldest = db.oldest_version();
     let latest = db.version();
-    for (v, root, state) in h.versions.iter().filter(|(v, ..)| *v >= oldest && *v <= latest) {
-        assert_eq!(db.commit_info(*v).unwrap().root, *root, "root of version {v}");
+    for (v, root, state) in h
+        .versions
+        .iter()
+        .filter(|(v, ..)| *v >= oldest && *v <= latest)
+    {
+        assert_eq!(
+            db.commit_info(*v).unwrap().root,
+            *root,
+            "root of version {v}"
+        );
         for _ in 0..probes {
             let k = key_for(h.rng.below(60));
-            assert_eq!(db.get_at(*v, &k).unwrap(), state.get(&k).cloned(), "get_at v{v}");
+            assert_eq!(
+                db.get_at(*v, &k).unwrap(),
+                state.get(&k).cloned(),
+                "get_at v{v}"
+            );
             let proof = db.prove_at(*v, &k).unwrap();
-            assert_eq!(proof.verify(root, &k).unwrap(), state.get(&k).cloned(), "proof at v{v}");
+            assert_eq!(
+                proof.verify(root, &k).unwrap(),
+                state.get(&k).cloned(),
+                "proof at v{v}"
+            );
             let decoded = cowboy_qmdb::Proof::decode(&proof.encode()).unwrap();
             assert_eq!(decoded, proof);
         }
@@ -74,7 +93,10 @@ fn run(seed: u64, steps: usize, cfg: Config) {
             60..=69 => {
                 let k = key_for(h.rng.below(60));
                 assert_eq!(db.get(&k).unwrap(), h.pending_get(&k));
-                assert_eq!(db.get_committed(&k).unwrap(), h.model.state.get(&k).cloned());
+                assert_eq!(
+                    db.get_committed(&k).unwrap(),
+                    h.model.state.get(&k).cloned()
+                );
             }
             70..=74 => {
                 h.cps.push(db.checkpoint());
@@ -106,11 +128,15 @@ fn run(seed: u64, steps: usize, cfg: Config) {
                 let info = db.commit().unwrap();
                 commits += 1;
                 let expect = h.model.root();
-                assert_eq!(info.root, expect, "root after commit {commits} (seed {seed})");
+                assert_eq!(
+                    info.root, expect,
+                    "root after commit {commits} (seed {seed})"
+                );
                 assert_eq!(info.op_count, h.model.log.len() as u64);
                 assert_eq!(info.floor, h.model.floor);
                 assert_eq!(info.active_keys, h.model.state.len() as u64);
-                h.versions.push((info.version, info.root, h.model.state.clone()));
+                h.versions
+                    .push((info.version, info.root, h.model.state.clone()));
                 check_versions(&db, &mut h, 3);
             }
             93..=95 => {
@@ -136,9 +162,17 @@ fn run(seed: u64, steps: usize, cfg: Config) {
     // full scan against the model at the end
     for i in 0..60 {
         let k = key_for(i);
-        assert_eq!(db.get_committed(&k).unwrap(), h.model.state.get(&k).cloned());
+        assert_eq!(
+            db.get_committed(&k).unwrap(),
+            h.model.state.get(&k).cloned()
+        );
     }
-    let all: Vec<(Vec<u8>, Vec<u8>)> = h.model.state.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let all: Vec<(Vec<u8>, Vec<u8>)> = h
+        .model
+        .state
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     // pending is empty after discard or commit only; compare the committed scan via a fresh open
     drop(db);
     let db = Db::open(&dir, cfg).unwrap();
@@ -151,21 +185,45 @@ fn run(seed: u64, steps: usize, cfg: Config) {
 #[test]
 fn model_default_config() {
     for seed in 1..=6 {
-        run(seed, 1500, Config { history: 8, segment_bytes: 4096, auto_prune: true });
+        run(
+            seed,
+            1500,
+            Config {
+                history: 8,
+                segment_bytes: 4096,
+                auto_prune: true,
+            },
+        );
     }
 }
 
 #[test]
 fn model_no_auto_prune_long_history() {
     for seed in 100..=103 {
-        run(seed, 1500, Config { history: 40, segment_bytes: 1 << 20, auto_prune: false });
+        run(
+            seed,
+            1500,
+            Config {
+                history: 40,
+                segment_bytes: 1 << 20,
+                auto_prune: false,
+            },
+        );
     }
 }
 
 #[test]
 fn model_tiny_segments_history_one() {
     for seed in 200..=203 {
-        run(seed, 1500, Config { history: 1, segment_bytes: 1, auto_prune: true });
+        run(
+            seed,
+            1500,
+            Config {
+                history: 1,
+                segment_bytes: 1,
+                auto_prune: true,
+            },
+        );
     }
 }
 
@@ -180,7 +238,14 @@ fn scan_prefix_merges_overlay() {
     db.delete(b"a1").unwrap();
     db.put(b"a3", b"w").unwrap();
     let got = db.scan_prefix(b"a", 10).unwrap();
-    assert_eq!(got, vec![(b"a2".to_vec(), b"y".to_vec()), (b"a3".to_vec(), b"w".to_vec())]);
+    assert_eq!(db.scan_prefix(b"a", usize::MAX).unwrap(), got);
+    assert_eq!(
+        got,
+        vec![
+            (b"a2".to_vec(), b"y".to_vec()),
+            (b"a3".to_vec(), b"w".to_vec())
+        ]
+    );
     assert_eq!(db.scan_prefix(b"a", 1).unwrap().len(), 1);
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
@@ -190,11 +255,32 @@ fn scan_prefix_merges_overlay() {
 fn bad_input_is_typed() {
     let dir = temp_dir("badinput");
     let mut db = Db::open(&dir, Config::default()).unwrap();
-    assert!(matches!(db.put(&[], b"x"), Err(cowboy_qmdb::Error::KeyLength { .. })));
-    assert!(matches!(db.put(&vec![1; 2000], b"x"), Err(cowboy_qmdb::Error::KeyLength { .. })));
-    assert!(matches!(db.get_at(5, b"k"), Err(cowboy_qmdb::Error::VersionUnavailable { .. })));
-    assert!(matches!(Db::open(&dir, Config::default()), Err(cowboy_qmdb::Error::Locked)));
-    assert!(Db::open(temp_dir("cfg"), Config { history: 0, ..Config::default() }).is_err());
+    assert!(matches!(
+        db.put(&[], b"x"),
+        Err(cowboy_qmdb::Error::KeyLength { .. })
+    ));
+    assert!(matches!(
+        db.put(&vec![1; 2000], b"x"),
+        Err(cowboy_qmdb::Error::KeyLength { .. })
+    ));
+    assert!(matches!(
+        db.get_at(5, b"k"),
+        Err(cowboy_qmdb::Error::VersionUnavailable { .. })
+    ));
+    assert!(matches!(
+        Db::open(&dir, Config::default()),
+        Err(cowboy_qmdb::Error::Locked)
+    ));
+    assert!(
+        Db::open(
+            temp_dir("cfg"),
+            Config {
+                history: 0,
+                ..Config::default()
+            }
+        )
+        .is_err()
+    );
     drop(db);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,9 @@
 //! independent reference model of the store's history rule.
 #![allow(dead_code)]
 
-use cowboy_qmdb::hash::{CHUNK_BITS, bitmap_leaf, bitmap_node, mmr_bag, mmr_leaf, mmr_node, state_root};
+use cowboy_qmdb::hash::{
+    CHUNK_BITS, bitmap_leaf, bitmap_node, mmr_bag, mmr_leaf, mmr_node, state_root,
+};
 use cowboy_qmdb::{Hash, Op};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -29,14 +31,21 @@ impl Rng {
 
 /// A fresh empty directory under the system temp dir.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cowboy-qmdb-{tag}-{}-{}", std::process::id(), Rng(tag.len() as u64 ^ nanos()).next()));
+    let d = std::env::temp_dir().join(format!(
+        "cowboy-qmdb-{tag}-{}-{}",
+        std::process::id(),
+        Rng(tag.len() as u64 ^ nanos()).next()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
 fn nanos() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
 }
 
 /// Key drawn from a small space so that updates, inserts and deletes all happen often.
@@ -44,7 +53,7 @@ pub fn key_for(i: u64) -> Vec<u8> {
     // varied lengths and shared prefixes exercise the ordering
     let mut k = vec![(i % 5) as u8 + 1];
     k.extend_from_slice(format!("k{}", i * 7919 % 1000).as_bytes());
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         k.push(0);
     }
     k
@@ -128,11 +137,19 @@ impl Model {
                 touched.insert(p, ());
             }
         }
-        let mut keys: Vec<Vec<u8>> = effective.keys().cloned().chain(touched.keys().cloned()).collect();
+        let mut keys: Vec<Vec<u8>> = effective
+            .keys()
+            .cloned()
+            .chain(touched.keys().cloned())
+            .collect();
         keys.sort();
         for k in &keys {
             let op = match new.get(k) {
-                Some(v) => Op::Update { key: k.clone(), value: v.clone(), next_key: Self::succ(&new, k) },
+                Some(v) => Op::Update {
+                    key: k.clone(),
+                    value: v.clone(),
+                    next_key: Self::succ(&new, k),
+                },
                 None => Op::Delete { key: k.clone() },
             };
             self.log.push(op);
@@ -148,14 +165,21 @@ impl Model {
             }
         }
         self.state = new;
-        self.log.push(Op::Commit { floor: self.floor, active_keys: self.state.len() as u64 });
+        self.log.push(Op::Commit {
+            floor: self.floor,
+            active_keys: self.state.len() as u64,
+        });
     }
 
     /// The root computed from nothing but the log.
     pub fn root(&self) -> Hash {
         let leaves: Vec<Hash> = self.log.iter().map(|op| mmr_leaf(&op.encode())).collect();
         fn tree(l: &[Hash]) -> Hash {
-            if l.len() == 1 { l[0] } else { mmr_node(&tree(&l[..l.len() / 2]), &tree(&l[l.len() / 2..])) }
+            if l.len() == 1 {
+                l[0]
+            } else {
+                mmr_node(&tree(&l[..l.len() / 2]), &tree(&l[l.len() / 2..]))
+            }
         }
         let n = leaves.len() as u64;
         let mut peaks = Vec::new();

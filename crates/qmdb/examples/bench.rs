@@ -1,0 +1,419 @@
+//! `bench/qmdb`: authenticated updates per second with a root per block (blocks of 10,000
+//! updates), random reads, proof generation and verification — each next to a plain,
+//! unauthenticated embedded key-value store (redb) doing the same work in the same run.
+//!
+//! ```text
+//! cargo run --release -p cowboy-qmdb --example bench            # 1M keys (~2-3 min)
+//! cargo run --release -p cowboy-qmdb --example bench -- --10m   # also 10M keys (long)
+//! ```
+//! Writes `bench/results/qmdb.json` (format of /work/shared/BENCH.md) and prints a table.
+
+use cowboy_qmdb::{Config, Db, keys};
+use redb::TableDefinition;
+use std::time::Instant;
+
+const TABLE: TableDefinition<&[u8], &[u8]> = TableDefinition::new("state");
+const BLOCK: u64 = 10_000;
+const RUNS: usize = 5;
+const BLOCKS_PER_RUN: u64 = 4;
+
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Account key of account number `i` (a 21-byte namespaced key).
+fn key(i: u64) -> Vec<u8> {
+    let mut a = [0u8; 20];
+    a[..8].copy_from_slice(&mix(i).to_le_bytes());
+    a[8..16].copy_from_slice(&mix(i ^ 0xfeed).to_le_bytes());
+    a[16..].copy_from_slice(&(i as u32).to_le_bytes());
+    keys::account(&a)
+}
+
+/// A 60-byte account record.
+fn value(i: u64, round: u64) -> Vec<u8> {
+    keys::Account {
+        balance: u128::from(mix(i ^ round)),
+        nonce: round,
+        code_hash: [0; 32],
+        metadata: vec![],
+    }
+    .encode()
+}
+
+struct Stat {
+    median: f64,
+    spread: f64,
+}
+
+fn stat(mut xs: Vec<f64>) -> Stat {
+    xs.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+    let median = xs[xs.len() / 2];
+    Stat {
+        median,
+        spread: (xs[xs.len() - 1] - xs[0]) / median,
+    }
+}
+
+struct Metric {
+    name: String,
+    value: f64,
+    unit: &'static str,
+    peer: &'static str,
+    peer_value: f64,
+    runs: usize,
+    spread: f64,
+}
+
+/// CPU seconds (user + system) consumed by this process so far, from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0)
+        + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+fn tmp(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("qmdb-bench-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("tmp dir");
+    d
+}
+
+fn dir_bytes(d: &std::path::Path) -> u64 {
+    std::fs::read_dir(d)
+        .map(|it| {
+            it.filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
+    println!("== {n} keys ==");
+    let qdir = tmp(&format!("q{suffix}"));
+    let rdir = tmp(&format!("r{suffix}"));
+    let mut db = Db::open(
+        &qdir,
+        Config {
+            history: 16,
+            ..Config::default()
+        },
+    )
+    .expect("open qmdb");
+    let rdb = redb::Database::create(rdir.join("plain.redb")).expect("open redb");
+
+    // Prefill both stores with the same keys in blocks of 10k.
+    let t = Instant::now();
+    let mut i = 0;
+    while i < n {
+        let end = (i + BLOCK).min(n);
+        for j in i..end {
+            db.put(&key(j), &value(j, 0)).expect("put");
+        }
+        db.commit().expect("commit");
+        i = end;
+    }
+    let q_fill = n as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut i = 0;
+    while i < n {
+        let end = (i + BLOCK).min(n);
+        let w = rdb.begin_write().expect("txn");
+        {
+            let mut tbl = w.open_table(TABLE).expect("table");
+            for j in i..end {
+                tbl.insert(key(j).as_slice(), value(j, 0).as_slice())
+                    .expect("insert");
+            }
+        }
+        w.commit().expect("commit");
+        i = end;
+    }
+    let r_fill = n as f64 / t.elapsed().as_secs_f64();
+    println!("prefill: qmdb {q_fill:.0}/s  redb {r_fill:.0}/s");
+
+    // Updates: blocks of 10k random existing keys, one root per block (qmdb) / one durable
+    // transaction per block (redb). Runs alternate between the stores to share the noise.
+    let mut q_rates = Vec::new();
+    let mut r_rates = Vec::new();
+    let (mut q_cpu, mut r_cpu) = (0f64, 0f64);
+    let mut round = 1u64;
+    for run in 0..RUNS {
+        let seed = run as u64 * 1_000_003;
+        let c = cpu_seconds();
+        let t = Instant::now();
+        for b in 0..BLOCKS_PER_RUN {
+            for u in 0..BLOCK {
+                let j = mix(seed ^ (b << 32) ^ u) % n;
+                db.put(&key(j), &value(j, round)).expect("put");
+            }
+            db.commit().expect("commit");
+            round += 1;
+        }
+        q_rates.push((BLOCKS_PER_RUN * BLOCK) as f64 / t.elapsed().as_secs_f64());
+        q_cpu += cpu_seconds() - c;
+        let c = cpu_seconds();
+        let t = Instant::now();
+        for b in 0..BLOCKS_PER_RUN {
+            let w = rdb.begin_write().expect("txn");
+            {
+                let mut tbl = w.open_table(TABLE).expect("table");
+                for u in 0..BLOCK {
+                    let j = mix(seed ^ (b << 32) ^ u) % n;
+                    tbl.insert(key(j).as_slice(), value(j, round).as_slice())
+                        .expect("insert");
+                }
+            }
+            w.commit().expect("commit");
+            round += 1;
+        }
+        r_rates.push((BLOCKS_PER_RUN * BLOCK) as f64 / t.elapsed().as_secs_f64());
+        r_cpu += cpu_seconds() - c;
+    }
+    let total = (RUNS as u64 * BLOCKS_PER_RUN * BLOCK) as f64;
+    println!(
+        "updates per CPU-second: qmdb {:.0}  redb {:.0}",
+        total / q_cpu,
+        total / r_cpu
+    );
+    let q = stat(q_rates);
+    let r = stat(r_rates);
+    println!(
+        "updates/s (root per 10k block): qmdb {:.0}  redb {:.0}  ratio {:.2}",
+        q.median,
+        r.median,
+        q.median / r.median
+    );
+    metrics.push(Metric {
+        name: format!("auth_updates_per_s_{suffix}"),
+        value: q.median,
+        unit: "1/s",
+        peer: "redb",
+        peer_value: r.median,
+        runs: RUNS,
+        spread: q.spread,
+    });
+    metrics.push(Metric {
+        name: format!("auth_updates_per_cpu_s_{suffix}"),
+        value: total / q_cpu,
+        unit: "1/s",
+        peer: "redb",
+        peer_value: total / r_cpu,
+        runs: RUNS,
+        spread: 0.0,
+    });
+    let stats = db.stats();
+    let qbytes = db.disk_bytes();
+    let rbytes = dir_bytes(&rdir);
+    println!(
+        "disk: qmdb {:.1} MiB ({} ops, floor {}, {} segments)  redb {:.1} MiB",
+        qbytes as f64 / 1048576.0,
+        stats.op_count,
+        stats.floor,
+        stats.segments,
+        rbytes as f64 / 1048576.0
+    );
+    metrics.push(Metric {
+        name: format!("disk_bytes_{suffix}"),
+        value: qbytes as f64,
+        unit: "bytes",
+        peer: "redb",
+        peer_value: rbytes as f64,
+        runs: 1,
+        spread: 0.0,
+    });
+
+    if !full {
+        cleanup(db, rdb, &qdir, &rdir);
+        return;
+    }
+    // Random reads of the latest committed state.
+    let reads = 200_000u64;
+    let mut q_r = Vec::new();
+    let mut r_r = Vec::new();
+    for run in 0..RUNS {
+        let t = Instant::now();
+        let mut found = 0;
+        for u in 0..reads / RUNS as u64 {
+            let j = mix(u ^ (run as u64) << 40) % n;
+            found += db.get_committed(&key(j)).expect("get").is_some() as u64;
+        }
+        assert_eq!(found, reads / RUNS as u64);
+        q_r.push((reads / RUNS as u64) as f64 / t.elapsed().as_secs_f64());
+        let rt = rdb.begin_read().expect("read txn");
+        let tbl = rt.open_table(TABLE).expect("table");
+        let t = Instant::now();
+        let mut found = 0;
+        for u in 0..reads / RUNS as u64 {
+            let j = mix(u ^ (run as u64) << 40) % n;
+            found += tbl.get(key(j).as_slice()).expect("get").is_some() as u64;
+        }
+        assert_eq!(found, reads / RUNS as u64);
+        r_r.push((reads / RUNS as u64) as f64 / t.elapsed().as_secs_f64());
+    }
+    let qr = stat(q_r);
+    let rr = stat(r_r);
+    println!(
+        "reads/s: qmdb {:.0}  redb {:.0}  ratio {:.2}",
+        qr.median,
+        rr.median,
+        qr.median / rr.median
+    );
+    metrics.push(Metric {
+        name: "reads_per_s".into(),
+        value: qr.median,
+        unit: "1/s",
+        peer: "redb",
+        peer_value: rr.median,
+        runs: RUNS,
+        spread: qr.spread,
+    });
+
+    // Proofs (half inclusion, half exclusion) and their verification. The peer is the plain
+    // store's random read: the cheapest way it can answer the same query (without a proof).
+    let root = db.root();
+    let per_run = 4000u64;
+    let mut p_rates = Vec::new();
+    let mut v_rates = Vec::new();
+    for run in 0..RUNS {
+        let mut proofs = Vec::with_capacity(per_run as usize);
+        let t = Instant::now();
+        for u in 0..per_run {
+            let j = mix(u ^ (run as u64) << 40) % n;
+            let mut k = key(j);
+            if u % 2 == 1 {
+                k.push(0); // absent key: exclusion proof
+            }
+            proofs.push((db.prove(&k).expect("prove"), k));
+        }
+        p_rates.push(per_run as f64 / t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        for (u, (p, k)) in proofs.iter().enumerate() {
+            let v = p.verify(&root, k).expect("verify");
+            assert_eq!(v.is_some(), u % 2 == 0);
+        }
+        v_rates.push(per_run as f64 / t.elapsed().as_secs_f64());
+    }
+    let p = stat(p_rates);
+    let v = stat(v_rates);
+    println!(
+        "proofs/s: {:.0}  verifies/s: {:.0}  (peer: redb reads {:.0}/s)",
+        p.median, v.median, rr.median
+    );
+    metrics.push(Metric {
+        name: "proofs_per_s".into(),
+        value: p.median,
+        unit: "1/s",
+        peer: "redb-read",
+        peer_value: rr.median,
+        runs: RUNS,
+        spread: p.spread,
+    });
+    metrics.push(Metric {
+        name: "proof_verifies_per_s".into(),
+        value: v.median,
+        unit: "1/s",
+        peer: "redb-read",
+        peer_value: rr.median,
+        runs: RUNS,
+        spread: v.spread,
+    });
+    cleanup(db, rdb, &qdir, &rdir);
+}
+
+fn cleanup(db: Db, rdb: redb::Database, q: &std::path::Path, r: &std::path::Path) {
+    drop(db);
+    drop(rdb);
+    let _ = std::fs::remove_dir_all(q);
+    let _ = std::fs::remove_dir_all(r);
+}
+
+fn cmd(c: &str, args: &[&str]) -> String {
+    std::process::Command::new(c)
+        .args(args)
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let big = args.iter().any(|a| a == "--10m");
+    let mut metrics = Vec::new();
+    run_size(1_000_000, "1m", &mut metrics, true);
+    if big {
+        run_size(10_000_000, "10m", &mut metrics, false);
+    }
+    let manifest = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).expect("manifest dir");
+    let root = manifest
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root");
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_default();
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let mut json = String::from("{\n  \"suite\": \"qmdb\",\n");
+    json += &format!(
+        "  \"commit\": \"{}\",\n",
+        cmd(
+            "git",
+            &["-C", root.to_str().unwrap_or("."), "rev-parse", "HEAD"]
+        )
+    );
+    json += &format!(
+        "  \"machine\": {{\"cores\": {cores}, \"cpu\": \"{}\", \"rustc\": \"{}\"}},\n",
+        cpu.replace('"', ""),
+        cmd("rustc", &["--version"])
+    );
+    json += &format!(
+        "  \"when\": \"{}\",\n",
+        cmd("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"])
+    );
+    json += &format!(
+        "  \"notes\": \"blocks of {BLOCK} updates, one state root and one fdatasync per block; shared 2-core machine under load from other builds, so *_per_cpu_s (updates per CPU-second of this process) is reported next to wall-clock rates; peer redb with one durable write transaction per block; proof peers are redb random reads; 10M case {}\",\n",
+        if big { "run" } else { "behind --10m (not run)" }
+    );
+    json += "  \"metrics\": [\n";
+    for (i, m) in metrics.iter().enumerate() {
+        // ratio: > 1 means qmdb is better. Disk bytes: lower is better.
+        let (hib, ratio) = if m.unit == "bytes" {
+            (false, m.peer_value / m.value)
+        } else {
+            (true, m.value / m.peer_value)
+        };
+        json += &format!(
+            "    {{\"name\": \"{}\", \"value\": {:.0}, \"unit\": \"{}\", \"higher_is_better\": {hib}, \"peer\": \"{}\", \"peer_value\": {:.0}, \"ratio\": {:.3}, \"runs\": {}, \"spread\": {:.3}}}{}\n",
+            m.name,
+            m.value,
+            m.unit,
+            m.peer,
+            m.peer_value,
+            ratio,
+            m.runs,
+            m.spread,
+            if i + 1 < metrics.len() { "," } else { "" }
+        );
+    }
+    json += "  ]\n}\n";
+    let out = root.join("bench/results/qmdb.json");
+    std::fs::create_dir_all(out.parent().expect("parent")).expect("results dir");
+    std::fs::write(&out, &json).expect("write results");
+    println!("{json}");
+    println!("wrote {}", out.display());
+}
