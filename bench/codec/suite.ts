@@ -51,7 +51,13 @@ function instruction(i: number): Instruction {
   const k = i % 20;
   if (k < 12) return { kind: "transfer", to: seeded("to", i, 20), amount: BigInt(1 + i * 1_000_003) };
   if (k < 17) {
-    return { kind: "call", to: seeded("to", i, 20), handler: "increment", args: seeded("args", i, 24), value: 0n };
+    return {
+      kind: "call",
+      to: seeded("to", i, 20),
+      handler: "increment",
+      args: seeded("args", i, 24),
+      value: 0n,
+    };
   }
   if (k < 19) {
     return {
@@ -63,7 +69,9 @@ function instruction(i: number): Instruction {
       interval: k === 18 ? 10n : null,
     };
   }
-  const source = utf8("class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def increment(self, by=1):\n        self.count += by\n        return self.count\n");
+  const source = utf8(
+    "class Counter:\n    def __init__(self):\n        self.count = 0\n\n    def increment(self, by=1):\n        self.count += by\n        return self.count\n",
+  );
   return { kind: "deploy", source, salt: seeded("salt", i, 32), initArgs: new Uint8Array(0), value: 0n };
 }
 
@@ -112,7 +120,7 @@ function sliced<T>(items: readonly T[], fn: (item: T) => unknown): () => void {
 }
 
 function measure(fn: () => void, batch: number): Sample {
-  return opsPerSecond(fn, { runs: 5, minMs: 400, batch });
+  return opsPerSecond(fn, { runs: 7, minMs: 400, batch });
 }
 
 export async function run(): Promise<Metric[]> {
@@ -120,8 +128,10 @@ export async function run(): Promise<Metric[]> {
   // Sanity: both implementations agree on this corpus before anything is timed.
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i] as Buffer;
-    if (!Buffer.from(native.txEncode(json[i] as TxJson)).equals(b)) throw new Error(`codec bench: encodings differ at ${i}`);
-    if (!native.txVerify(b) || !verifyBytes(b)) throw new Error(`codec bench: signature ${i} does not verify`);
+    if (!Buffer.from(native.txEncode(json[i] as TxJson)).equals(b))
+      throw new Error(`codec bench: encodings differ at ${i}`);
+    if (!native.txVerify(b) || !verifyBytes(b))
+      throw new Error(`codec bench: signature ${i} does not verify`);
   }
   const metrics: Metric[] = [];
   const pair = (name: string, ours: Sample, theirs: Sample) => {
@@ -130,7 +140,10 @@ export async function run(): Promise<Metric[]> {
 
   pair(
     "decode_per_s",
-    measure(sliced(bytes, (b) => native.txDecode(b)), SLICE),
+    measure(
+      sliced(bytes, (b) => native.txDecode(b)),
+      SLICE,
+    ),
     measure(
       sliced(bytes, (b) => {
         const d = decodeWithSigningHash(b);
@@ -141,19 +154,59 @@ export async function run(): Promise<Metric[]> {
   );
   pair(
     "encode_per_s",
-    measure(sliced(json, (j) => native.txEncode(j)), SLICE),
-    measure(sliced(json, (j) => encodeTransaction(fromJson(j))), SLICE),
+    measure(
+      sliced(json, (j) => native.txEncode(j)),
+      SLICE,
+    ),
+    measure(
+      sliced(json, (j) => encodeTransaction(fromJson(j))),
+      SLICE,
+    ),
   );
   pair(
     "signing_hash_per_s",
-    measure(sliced(bytes, (b) => native.txSigningHash(b)), SLICE),
-    measure(sliced(bytes, (b) => signingHashOfBytes(b)), SLICE),
+    measure(
+      sliced(bytes, (b) => native.txSigningHash(b)),
+      SLICE,
+    ),
+    measure(
+      sliced(bytes, (b) => signingHashOfBytes(b)),
+      SLICE,
+    ),
   );
-  const tsVerify = measure(sliced(bytes, (b) => verifyBytes(b)), SLICE);
-  const tsRecover = measure(sliced(bytes, (b) => recoverSignerOfBytes(b)), SLICE);
-  pair("verify_per_s", measure(() => native.txVerifyBatch(bytes), bytes.length), tsVerify);
-  pair("recover_per_s", measure(() => native.txRecoverBatch(bytes), bytes.length), tsRecover);
-  pair("verify_single_per_s", measure(sliced(bytes, (b) => native.txVerify(b)), SLICE), tsVerify);
-  pair("recover_single_per_s", measure(sliced(bytes, (b) => native.txRecoverSigner(b)), SLICE), tsRecover);
+  const tsVerify = measure(
+    sliced(bytes, (b) => verifyBytes(b)),
+    SLICE,
+  );
+  const tsRecover = measure(
+    sliced(bytes, (b) => recoverSignerOfBytes(b)),
+    SLICE,
+  );
+  pair(
+    "verify_per_s",
+    measure(() => native.txVerifyBatch(bytes), bytes.length),
+    tsVerify,
+  );
+  pair(
+    "recover_per_s",
+    measure(() => native.txRecoverBatch(bytes), bytes.length),
+    tsRecover,
+  );
+  pair(
+    "verify_single_per_s",
+    measure(
+      sliced(bytes, (b) => native.txVerify(b)),
+      SLICE,
+    ),
+    tsVerify,
+  );
+  pair(
+    "recover_single_per_s",
+    measure(
+      sliced(bytes, (b) => native.txRecoverSigner(b)),
+      SLICE,
+    ),
+    tsRecover,
+  );
   return metrics;
 }

@@ -55,7 +55,9 @@ describe("cowboy tx encode", () => {
     expect(cowboy(["tx", "encode", badHandler]).stderr).toBe(
       "cowboy: ERR_CODEC_INVALID_HANDLER: instruction.handler: handler must be a 1..=64 byte ASCII identifier [A-Za-z_][A-Za-z0-9_]*\n",
     );
-    expect(cowboy(["tx", "encode", "@/nonexistent/tx.json"]).stderr).toMatch(/^cowboy: ERR_FILE: cannot read/);
+    expect(cowboy(["tx", "encode", "@/nonexistent/tx.json"]).stderr).toMatch(
+      /^cowboy: ERR_FILE: cannot read/,
+    );
   });
 });
 
@@ -78,6 +80,20 @@ describe("cowboy tx decode", () => {
     expect(out.note).toMatch(/all zero/);
   });
 
+  it("explains an unsigned system-injected deferred transaction", () => {
+    const deferred = JSON.stringify({
+      ...JSON.parse(TRANSFER_JSON),
+      originTxHash: `0x${"ab".repeat(32)}`,
+      originRemainingCycles: "1000",
+      originRemainingCells: "10",
+    });
+    const hex = cowboy(["tx", "encode", deferred]).stdout.trim();
+    const out = JSON.parse(cowboy(["tx", "decode", hex]).stdout);
+    expect(out.originRemainingCycles).toBe("1000");
+    expect(out.signer).toBeNull();
+    expect(out.note).toMatch(/^system-injected deferred transaction/);
+  });
+
   it("reports a signature that recovers to someone else", () => {
     // Vector 2 with nonce 1: the signature now recovers to an unrelated address.
     const out = JSON.parse(cowboy(["tx", "decode", `2a01${VECTOR_2.slice(4)}`]).stdout);
@@ -89,11 +105,20 @@ describe("cowboy tx decode", () => {
 
   it("rejects non-canonical encodings naming the rule, exit 1", () => {
     const cases: Array<[string, string]> = [
-      [`2a8000${VECTOR_2.slice(4)}`, "cowboy: ERR_CODEC_NON_MINIMAL_VARINT: nonce: non-minimal varint (redundant zero group)\n"],
+      [
+        `2a8000${VECTOR_2.slice(4)}`,
+        "cowboy: ERR_CODEC_NON_MINIMAL_VARINT: nonce: non-minimal varint (redundant zero group)\n",
+      ],
       [`${VECTOR_2}00`, "cowboy: ERR_CODEC_TRAILING_BYTES: transaction: 1 trailing bytes after the value\n"],
       [VECTOR_2.slice(0, 40), "cowboy: ERR_CODEC_UNEXPECTED_EOF: instruction.to: unexpected end of input\n"],
-      [`2a0004${VECTOR_2.slice(6)}`, "cowboy: ERR_CODEC_UNKNOWN_CATEGORY: instruction.category: unknown category 4\n"],
-      ["xyz", "cowboy: ERR_INVALID_HEX: transaction: expected hex digits (an optional 0x prefix, an even count)\n"],
+      [
+        `2a0004${VECTOR_2.slice(6)}`,
+        "cowboy: ERR_CODEC_UNKNOWN_CATEGORY: instruction.category: unknown category 4\n",
+      ],
+      [
+        "xyz",
+        "cowboy: ERR_INVALID_HEX: transaction: expected hex digits (an optional 0x prefix, an even count)\n",
+      ],
     ];
     for (const [hex, stderr] of cases) {
       expect(cowboy(["tx", "decode", hex])).toEqual({ code: 1, stdout: "", stderr });
@@ -109,10 +134,32 @@ describe("cowboy tx sign / hash", () => {
     expect(json.signature.endsWith("01")).toBe(true);
   });
 
+  it("co-signs with --additional (the listed signer's entry only)", () => {
+    const coKey = `0x${"33".repeat(32)}`;
+    // The address of key 0x33…33, found through the CLI itself: sign as it and read the error.
+    const probe = cowboy(["tx", "sign", "--key", coKey, VECTOR_1]);
+    const coAddress = /address (0x[0-9a-f]{40})/.exec(probe.stderr)?.[1] as string;
+    expect(coAddress).toMatch(/^0x[0-9a-f]{40}$/);
+    const withSigner = JSON.stringify({
+      ...JSON.parse(TRANSFER_JSON),
+      additionalSigners: [{ address: coAddress, signature: `0x${"00".repeat(65)}` }],
+    });
+    const coSigned = cowboy(["tx", "sign", "--additional", "--key", coKey, withSigner]).stdout.trim();
+    const fullySigned = cowboy(["tx", "sign", "--key", KEY, coSigned]).stdout.trim();
+    const out = JSON.parse(cowboy(["tx", "decode", fullySigned]).stdout);
+    expect(out.verified).toBe(true);
+    expect(out.additionalSigners[0].address).toBe(coAddress);
+    expect(cowboy(["tx", "sign", "--additional", "--key", KEY, withSigner]).stderr).toMatch(
+      /^cowboy: ERR_SIG_NOT_A_SIGNER: /,
+    );
+  });
+
   it("refuses a key that is not from", () => {
     const r = cowboy(["tx", "sign", "--key", `0x${"22".repeat(32)}`, VECTOR_1]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^cowboy: ERR_SIG_FROM_MISMATCH: from: the signing key's address 0x[0-9a-f]{40} is not/);
+    expect(r.stderr).toMatch(
+      /^cowboy: ERR_SIG_FROM_MISMATCH: from: the signing key's address 0x[0-9a-f]{40} is not/,
+    );
   });
 
   it("prints the signing hash", () => {

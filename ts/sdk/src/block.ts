@@ -4,12 +4,12 @@
  * `cowboy-codec`'s `block.rs`, `receipt.rs` and `merkle.rs`.
  */
 import { keccak_256 } from "@noble/hashes/sha3.js";
+import { signingHash } from "./crypto.ts";
 import { CodecError, inField } from "./errors.ts";
 import { Reader } from "./reader.ts";
-import { ADDRESS_SIZE, HASH_SIZE, MAX_TX_SIZE, readTransaction, writeTransaction } from "./tx.ts";
+import { ADDRESS_SIZE, HASH_SIZE, MAX_TX_SIZE, readTransaction, txTooLarge, writeTransaction } from "./tx.ts";
 import type { Address, Hash32, Transaction } from "./types.ts";
 import { Writer } from "./writer.ts";
-import { signingHash } from "./crypto.ts";
 
 /** A consensus round `(epoch, view)`, ordered epoch first. */
 export interface Round {
@@ -119,21 +119,26 @@ function encodeWith(write: (w: Writer) => void): Uint8Array {
 // ---------------------------------------------------------------------------
 // Round
 
+/** Writes `varint epoch ‖ varint view`. */
 export function writeRound(w: Writer, round: Round): void {
   w.varint(round.epoch, "round.epoch");
   w.varint(round.view, "round.view");
 }
 
+/** Reads a round (fields `round.epoch`, `round.view`). */
 export function readRound(r: Reader): Round {
   return { epoch: r.varint("round.epoch"), view: r.varint("round.view") };
 }
 
+/** Canonical bytes of a round. */
 export const encodeRound = (round: Round): Uint8Array => encodeWith((w) => writeRound(w, round));
+/** Strictly decodes a round (no trailing bytes). */
 export const decodeRound = (bytes: Uint8Array): Round => decodeWith(bytes, "round", readRound);
 
 // ---------------------------------------------------------------------------
 // BlockHeader
 
+/** Writes a header in its frozen field order (docs/codec.md §5). */
 export function writeBlockHeader(w: Writer, h: BlockHeader): void {
   w.fixed(h.parent, HASH_SIZE, "parent");
   w.varint(h.height, "height");
@@ -150,6 +155,7 @@ export function writeBlockHeader(w: Writer, h: BlockHeader): void {
   w.bytes(h.parentSeed, "parent_seed");
 }
 
+/** Reads a header (no trailing-bytes check). */
 export function readBlockHeader(r: Reader): BlockHeader {
   return {
     parent: r.fixed(HASH_SIZE, "parent"),
@@ -168,8 +174,11 @@ export function readBlockHeader(r: Reader): BlockHeader {
   };
 }
 
+/** Canonical bytes of a header (the block-hash preimage). */
 export const encodeBlockHeader = (h: BlockHeader): Uint8Array => encodeWith((w) => writeBlockHeader(w, h));
-export const decodeBlockHeader = (bytes: Uint8Array): BlockHeader => decodeWith(bytes, "block_header", readBlockHeader);
+/** Strictly decodes a header (no trailing bytes). */
+export const decodeBlockHeader = (bytes: Uint8Array): BlockHeader =>
+  decodeWith(bytes, "block_header", readBlockHeader);
 
 /** Block hash = keccak256(encode(header)). */
 export function blockHash(header: BlockHeader): Hash32 {
@@ -198,16 +207,13 @@ export function readBoundedTransaction(r: Reader): Transaction {
       (err.code === "UNEXPECTED_EOF" || err.code === "LENGTH_OVERFLOW") &&
       rest > MAX_TX_SIZE
     ) {
-      throw new CodecError(
-        "TX_TOO_LARGE",
-        "transaction",
-        `encoding is ${MAX_TX_SIZE + 1} bytes, more than MAX_TX_SIZE = ${MAX_TX_SIZE}`,
-      );
+      throw txTooLarge(MAX_TX_SIZE + 1);
     }
     throw err;
   }
 }
 
+/** Writes `header ‖ vec<Transaction>`; each transaction obeys every transaction rule and MAX_TX_SIZE. */
 export function writeBlock(w: Writer, block: Block): void {
   writeBlockHeader(w, block.header);
   w.len(block.transactions.length, "transactions");
@@ -219,15 +225,12 @@ export function writeBlock(w: Writer, block: Block): void {
       throw err instanceof CodecError ? inField(err, `transactions[${i}]`) : err;
     }
     if (w.pos - start > MAX_TX_SIZE) {
-      throw new CodecError(
-        "TX_TOO_LARGE",
-        "transaction",
-        `encoding is ${w.pos - start} bytes, more than MAX_TX_SIZE = ${MAX_TX_SIZE}`,
-      );
+      throw txTooLarge(w.pos - start);
     }
   });
 }
 
+/** Reads a block; errors are nested under `header.` / `transactions[i].` as in Rust. */
 export function readBlock(r: Reader): Block {
   let header: BlockHeader;
   try {
@@ -247,12 +250,15 @@ export function readBlock(r: Reader): Block {
   return { header, transactions };
 }
 
+/** Canonical bytes of a block. */
 export const encodeBlock = (block: Block): Uint8Array => encodeWith((w) => writeBlock(w, block));
+/** Strictly decodes a block (no trailing bytes). */
 export const decodeBlock = (bytes: Uint8Array): Block => decodeWith(bytes, "block", readBlock);
 
 // ---------------------------------------------------------------------------
 // Receipt
 
+/** Writes a receipt in its frozen field order. */
 export function writeReceipt(w: Writer, rc: Receipt): void {
   w.fixed(rc.txHash, HASH_SIZE, "tx_hash");
   w.u8(discriminant(RECEIPT_STATUSES, rc.status, "status"));
@@ -270,6 +276,7 @@ export function writeReceipt(w: Writer, rc: Receipt): void {
   });
 }
 
+/** Reads a receipt (unknown status is `UNKNOWN_VARIANT`). */
 export function readReceipt(r: Reader): Receipt {
   const txHash = r.fixed(HASH_SIZE, "tx_hash");
   const status = variant(RECEIPT_STATUSES, r, "status");
@@ -282,7 +289,11 @@ export function readReceipt(r: Reader): Receipt {
   const events: Event[] = [];
   for (let i = 0; i < n; i++) {
     try {
-      events.push({ emitter: r.fixed(ADDRESS_SIZE, "emitter"), topic: r.bytes("topic"), data: r.bytes("data") });
+      events.push({
+        emitter: r.fixed(ADDRESS_SIZE, "emitter"),
+        topic: r.bytes("topic"),
+        data: r.bytes("data"),
+      });
     } catch (err) {
       throw err instanceof CodecError ? inField(err, `events[${i}]`) : err;
     }
@@ -290,7 +301,9 @@ export function readReceipt(r: Reader): Receipt {
   return { txHash, status, cyclesUsed, cellsUsed, feePaid, returnData, error, events };
 }
 
+/** Canonical bytes of a receipt (the receipt-hash preimage). */
 export const encodeReceipt = (rc: Receipt): Uint8Array => encodeWith((w) => writeReceipt(w, rc));
+/** Strictly decodes a receipt (no trailing bytes). */
 export const decodeReceipt = (bytes: Uint8Array): Receipt => decodeWith(bytes, "receipt", readReceipt);
 
 /** Receipt hash = keccak256(encode(receipt)). */
@@ -301,6 +314,7 @@ export function receiptHash(rc: Receipt): Hash32 {
 // ---------------------------------------------------------------------------
 // Certificate
 
+/** Writes a certificate in its frozen field order. */
 export function writeCertificate(w: Writer, c: Certificate): void {
   w.u8(discriminant(CERTIFICATE_KINDS, c.kind, "kind"));
   w.fixed(c.blockHash, HASH_SIZE, "block_hash");
@@ -310,6 +324,7 @@ export function writeCertificate(w: Writer, c: Certificate): void {
   w.bytes(c.signerBitmap, "signer_bitmap");
 }
 
+/** Reads a certificate (unknown kind is `UNKNOWN_VARIANT`). */
 export function readCertificate(r: Reader): Certificate {
   return {
     kind: variant(CERTIFICATE_KINDS, r, "kind"),
@@ -321,8 +336,11 @@ export function readCertificate(r: Reader): Certificate {
   };
 }
 
+/** Canonical bytes of a certificate. */
 export const encodeCertificate = (c: Certificate): Uint8Array => encodeWith((w) => writeCertificate(w, c));
-export const decodeCertificate = (bytes: Uint8Array): Certificate => decodeWith(bytes, "certificate", readCertificate);
+/** Strictly decodes a certificate (no trailing bytes). */
+export const decodeCertificate = (bytes: Uint8Array): Certificate =>
+  decodeWith(bytes, "certificate", readCertificate);
 
 // ---------------------------------------------------------------------------
 // Merkle roots
@@ -352,12 +370,14 @@ export function merkleNode(left: Hash32, right: Hash32): Hash32 {
 export function merkleRoot(items: readonly Hash32[]): Hash32 {
   if (items.length === 0) return EMPTY_ROOT.slice();
   let level = items.map((x) => {
-    if (x.length !== HASH_SIZE) throw new CodecError("INVALID_VALUE", "merkle item", "expected exactly 32 bytes");
+    if (x.length !== HASH_SIZE)
+      throw new CodecError("INVALID_VALUE", "merkle item", "expected exactly 32 bytes");
     return merkleLeaf(x);
   });
   while (level.length > 1) {
     const next: Hash32[] = [];
-    for (let i = 0; i + 1 < level.length; i += 2) next.push(merkleNode(level[i] as Hash32, level[i + 1] as Hash32));
+    for (let i = 0; i + 1 < level.length; i += 2)
+      next.push(merkleNode(level[i] as Hash32, level[i + 1] as Hash32));
     if (level.length % 2 === 1) next.push(level[level.length - 1] as Hash32);
     level = next;
   }

@@ -4,7 +4,10 @@
  */
 
 const HEX = "0123456789abcdef";
-const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => (HEX[i >> 4] as string) + (HEX[i & 15] as string));
+const BYTE_TO_HEX: string[] = Array.from(
+  { length: 256 },
+  (_, i) => (HEX[i >> 4] as string) + (HEX[i & 15] as string),
+);
 
 /** Lowercase hex of `bytes`, without a prefix. */
 export function toHexRaw(bytes: Uint8Array): string {

@@ -16,11 +16,11 @@ import { checkCanonicalSource } from "./source.ts";
 import {
   ADDRESS_SIZE,
   decodeTransaction,
-  encodeTransaction,
   HASH_SIZE,
   MAX_TX_SIZE,
   SIGNATURE_SIZE,
   type SignatureOffsets,
+  txTooLarge,
   writeTransaction,
 } from "./tx.ts";
 import type { Address, Hash32, Transaction } from "./types.ts";
@@ -51,7 +51,7 @@ export function signingPreimage(tx: Transaction): Uint8Array {
   const w = new Writer(256);
   const offsets: SignatureOffsets = { signature: 0, additional: [] };
   writeTransaction(w, tx, offsets);
-  if (w.pos > MAX_TX_SIZE) encodeTransaction(tx); // throws TX_TOO_LARGE
+  if (w.pos > MAX_TX_SIZE) throw txTooLarge(w.pos);
   return zeroSignatures(w.finish(), offsets);
 }
 
@@ -76,7 +76,11 @@ export const txDigest = signingHash;
 // Keys and addresses
 
 function checkSecretKey(secretKey: Uint8Array): void {
-  if (!(secretKey instanceof Uint8Array) || secretKey.length !== 32 || !secp256k1.utils.isValidSecretKey(secretKey)) {
+  if (
+    !(secretKey instanceof Uint8Array) ||
+    secretKey.length !== 32 ||
+    !secp256k1.utils.isValidSecretKey(secretKey)
+  ) {
     throw new SigError(
       "INVALID_SECRET_KEY",
       "secret key",
@@ -111,9 +115,11 @@ export function codeHash(source: Uint8Array): Hash32 {
 
 /** Actor address from a code hash: last 20 bytes of keccak256(creator ‖ salt ‖ code_hash). */
 export function actorAddressFromCodeHash(creator: Address, salt: Hash32, hash: Hash32): Address {
-  if (creator.length !== ADDRESS_SIZE) throw new CodecError("INVALID_VALUE", "creator", "expected exactly 20 bytes");
+  if (creator.length !== ADDRESS_SIZE)
+    throw new CodecError("INVALID_VALUE", "creator", "expected exactly 20 bytes");
   if (salt.length !== HASH_SIZE) throw new CodecError("INVALID_VALUE", "salt", "expected exactly 32 bytes");
-  if (hash.length !== HASH_SIZE) throw new CodecError("INVALID_VALUE", "code_hash", "expected exactly 32 bytes");
+  if (hash.length !== HASH_SIZE)
+    throw new CodecError("INVALID_VALUE", "code_hash", "expected exactly 32 bytes");
   const pre = new Uint8Array(ADDRESS_SIZE + 2 * HASH_SIZE);
   pre.set(creator, 0);
   pre.set(salt, ADDRESS_SIZE);
@@ -212,10 +218,16 @@ export function signAdditional(tx: Transaction, secretKey: Uint8Array): Transact
   const address = addressFromSecretKey(secretKey);
   const index = tx.additionalSigners.findIndex((s) => bytesEqual(s.address, address));
   if (index < 0) {
-    throw new SigError("NOT_A_SIGNER", "additional_signers", `the signing key's address ${toHex(address)} is not listed`);
+    throw new SigError(
+      "NOT_A_SIGNER",
+      "additional_signers",
+      `the signing key's address ${toHex(address)} is not listed`,
+    );
   }
   const sig = signHash(signingHash(tx), secretKey);
-  const additionalSigners = tx.additionalSigners.map((s, i) => (i === index ? { address: s.address, signature: sig } : s));
+  const additionalSigners = tx.additionalSigners.map((s, i) =>
+    i === index ? { address: s.address, signature: sig } : s,
+  );
   return { ...tx, additionalSigners };
 }
 
@@ -232,13 +244,21 @@ export function recoverSigner(tx: Transaction): Address {
 export function checkSignatures(tx: Transaction, hash: Hash32 = signingHash(tx)): void {
   const recovered = recoverAddress(hash, tx.signature, "signature");
   if (!bytesEqual(recovered, tx.from)) {
-    throw new SigError("SIGNER_MISMATCH", "signature", `recovers to ${toHex(recovered)}, but from is ${toHex(tx.from)}`);
+    throw new SigError(
+      "SIGNER_MISMATCH",
+      "signature",
+      `recovers to ${toHex(recovered)}, but from is ${toHex(tx.from)}`,
+    );
   }
   tx.additionalSigners.forEach((signer, i) => {
     const field = `additional_signers[${i}].signature`;
     const got = recoverAddress(hash, signer.signature, field);
     if (!bytesEqual(got, signer.address)) {
-      throw new SigError("ADDITIONAL_SIGNER_MISMATCH", field, `recovers to ${toHex(got)}, not the listed address`);
+      throw new SigError(
+        "ADDITIONAL_SIGNER_MISMATCH",
+        field,
+        `recovers to ${toHex(got)}, not the listed address`,
+      );
     }
   });
 }
@@ -258,7 +278,8 @@ export function verifyTransaction(tx: Transaction): boolean {
 export function decodeWithSigningHash(bytes: Uint8Array): { tx: Transaction; signingHash: Hash32 } {
   const offsets: SignatureOffsets = { signature: 0, additional: [] };
   const tx = decodeTransaction(bytes, offsets);
-  return { tx, signingHash: keccak_256(zeroSignatures(bytes.slice(), offsets)) };
+  // A copy (never `bytes.slice()`: on a Node Buffer that is a view, and zeroing would corrupt the input).
+  return { tx, signingHash: keccak_256(zeroSignatures(new Uint8Array(bytes), offsets)) };
 }
 
 /** Signer of an encoded transaction (strict decode, then recovery). */

@@ -119,11 +119,14 @@ export class SigError extends Error {
 export class TxJsonError extends Error {
   readonly code = "TX_JSON_FIELD" as const;
   readonly path: string;
+  /** The message without the path. */
+  readonly detail: string;
 
-  constructor(path: string, message: string) {
-    super(`${path}: ${message}`);
+  constructor(path: string, detail: string) {
+    super(`${path}: ${detail}`);
     this.name = "TxJsonError";
     this.path = path;
+    this.detail = detail;
   }
 
   /** The code as the native addon throws it. */

@@ -7,8 +7,22 @@
  * the wording of the Rust crate; field rules (handler, library name, interval,
  * canonical source, ascending signers, size) are the codec's {@link CodecError}s.
  */
+import {
+  type Block,
+  type BlockHeader,
+  blockHash,
+  CERTIFICATE_KINDS,
+  type Certificate,
+  type CertificateKind,
+  RECEIPT_STATUSES,
+  type Receipt,
+  type ReceiptStatus,
+  type Round,
+  receiptHash,
+} from "./block.ts";
 import { parseHexDigits, toHex } from "./bytes.ts";
-import { TxJsonError } from "./errors.ts";
+import { signingHash } from "./crypto.ts";
+import { CodecError, inField, TxJsonError } from "./errors.ts";
 import { ADDRESS_SIZE, encodeTransaction, HASH_SIZE, SIGNATURE_SIZE } from "./tx.ts";
 import type { AccessListEntry, AdditionalSigner, Instruction, Transaction } from "./types.ts";
 
@@ -17,25 +31,32 @@ export type InstructionJson =
   | { kind: "transfer"; to: string; amount: string }
   | { kind: "deploy"; source: string; salt: string; initArgs: string; value: string }
   | { kind: "call"; to: string; handler: string; args: string; value: string }
-  | { kind: "scheduleTimer"; actor: string; fireAtHeight: string; handler: string; data: string; interval: string | null }
+  | {
+      kind: "scheduleTimer";
+      actor: string;
+      fireAtHeight: string;
+      handler: string;
+      data: string;
+      interval: string | null;
+    }
   | { kind: "cancelTimer"; actor: string; timerId: string }
   | { kind: "custom"; subType: number; payload: string }
   | { kind: "publishLibrary"; name: string; version: string; source: string };
 
 /** Access-list entry in JSON form. */
-export interface AccessListEntryJson {
+export type AccessListEntryJson = {
   address: string;
   storageKeys: string[];
-}
+};
 
 /** Additional signer in JSON form. */
-export interface AdditionalSignerJson {
+export type AdditionalSignerJson = {
   address: string;
   signature: string;
-}
+};
 
 /** A transaction in JSON form (docs/codec.md §8). `signingHash` is output only. */
-export interface TxJson {
+export type TxJson = {
   chainId: string;
   nonce: string;
   instruction: InstructionJson;
@@ -54,7 +75,7 @@ export interface TxJson {
   signature: string;
   additionalSigners: AdditionalSignerJson[];
   signingHash?: string;
-}
+};
 
 // ---------------------------------------------------------------------------
 // Output
@@ -72,7 +93,13 @@ function instructionToJson(ix: Instruction): InstructionJson {
         value: ix.value.toString(),
       };
     case "call":
-      return { kind: "call", to: toHex(ix.to), handler: ix.handler, args: toHex(ix.args), value: ix.value.toString() };
+      return {
+        kind: "call",
+        to: toHex(ix.to),
+        handler: ix.handler,
+        args: toHex(ix.args),
+        value: ix.value.toString(),
+      };
     case "scheduleTimer":
       return {
         kind: "scheduleTimer",
@@ -87,7 +114,12 @@ function instructionToJson(ix: Instruction): InstructionJson {
     case "custom":
       return { kind: "custom", subType: ix.subType, payload: toHex(ix.payload) };
     case "publishLibrary":
-      return { kind: "publishLibrary", name: ix.name, version: ix.version.toString(), source: toHex(ix.source) };
+      return {
+        kind: "publishLibrary",
+        name: ix.name,
+        version: ix.version.toString(),
+        source: toHex(ix.source),
+      };
   }
 }
 
@@ -116,7 +148,10 @@ export function toJson(tx: Transaction, signingHash?: Uint8Array): TxJson {
     originRemainingCycles: tx.originRemainingCycles === null ? null : tx.originRemainingCycles.toString(),
     originRemainingCells: tx.originRemainingCells === null ? null : tx.originRemainingCells.toString(),
     signature: toHex(tx.signature),
-    additionalSigners: tx.additionalSigners.map((s) => ({ address: toHex(s.address), signature: toHex(s.signature) })),
+    additionalSigners: tx.additionalSigners.map((s) => ({
+      address: toHex(s.address),
+      signature: toHex(s.signature),
+    })),
   };
   if (signingHash !== undefined) out.signingHash = toHex(signingHash);
   return out;
@@ -208,7 +243,8 @@ function parseU64(v: unknown, path: string): bigint {
 }
 
 function parseHex(v: unknown, path: string, width?: number): Uint8Array {
-  if (typeof v !== "string" || !v.startsWith("0x")) throw new TxJsonError(path, "expected a 0x-prefixed hex string");
+  if (typeof v !== "string" || !v.startsWith("0x"))
+    throw new TxJsonError(path, "expected a 0x-prefixed hex string");
   const digits = v.slice(2);
   if (digits.length % 2 !== 0) throw new TxJsonError(path, "hex string has an odd number of digits");
   const bytes = parseHexDigits(digits);
@@ -244,7 +280,13 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
       break;
     case "call":
       o.only(["kind", "to", "handler", "args", "value"]);
-      ix = { kind, to: o.fixed("to", ADDRESS_SIZE), handler: o.str("handler"), args: o.bytes("args"), value: o.u64("value") };
+      ix = {
+        kind,
+        to: o.fixed("to", ADDRESS_SIZE),
+        handler: o.str("handler"),
+        args: o.bytes("args"),
+        value: o.u64("value"),
+      };
       break;
     case "scheduleTimer":
       o.only(["kind", "actor", "fireAtHeight", "handler", "data", "interval"]);
@@ -327,7 +369,8 @@ export function fromJson(value: unknown): Transaction {
       const e = new Fields(item, `accessList[${i}]`);
       e.only(["address", "storageKeys"]);
       const keys = e.req("storageKeys");
-      if (!Array.isArray(keys)) throw new TxJsonError(e.field("storageKeys"), "expected an array of hex strings");
+      if (!Array.isArray(keys))
+        throw new TxJsonError(e.field("storageKeys"), "expected an array of hex strings");
       const storageKeys = keys.map((k, j) => parseHex(k, `${e.path}.storageKeys[${j}]`));
       return { address: e.fixed("address", ADDRESS_SIZE), storageKeys };
     });
@@ -343,7 +386,8 @@ export function fromJson(value: unknown): Transaction {
     });
   }
   const sigRaw = o.opt("signature");
-  const signature = sigRaw === null ? new Uint8Array(SIGNATURE_SIZE) : parseHex(sigRaw, "signature", SIGNATURE_SIZE);
+  const signature =
+    sigRaw === null ? new Uint8Array(SIGNATURE_SIZE) : parseHex(sigRaw, "signature", SIGNATURE_SIZE);
   const originRaw = o.opt("originTxHash");
   const originTxHash = originRaw === null ? null : parseHex(originRaw, "originTxHash", HASH_SIZE);
   const chainId = o.u64("chainId");
@@ -391,4 +435,239 @@ export function parseTxJson(text: string): Transaction {
     throw new TxJsonError("$", `invalid JSON (${(err as Error).message})`);
   }
   return fromJson(value);
+}
+
+// ---------------------------------------------------------------------------
+// Blocks, receipts, certificates (the addon's JSON forms; `hash` is output only)
+
+/** A round in JSON form. */
+export type RoundJson = {
+  epoch: string;
+  view: string;
+};
+
+/** A block header in JSON form; `hash` (block hash) is output only. */
+export type BlockHeaderJson = {
+  parent: string;
+  height: string;
+  round: RoundJson;
+  proposer: string;
+  timestampMs: string;
+  stateRoot: string;
+  txRoot: string;
+  receiptsRoot: string;
+  cycleBasefee: string;
+  cellBasefee: string;
+  cyclesUsed: string;
+  cellsUsed: string;
+  parentSeed: string;
+  hash?: string;
+};
+
+/** A block in JSON form: transactions carry their `signingHash`; `hash` is output only. */
+export type BlockJson = {
+  header: BlockHeaderJson;
+  transactions: TxJson[];
+  hash?: string;
+};
+
+/** A receipt in JSON form; `hash` (receipt hash) is output only. */
+export type ReceiptJson = {
+  txHash: string;
+  status: ReceiptStatus;
+  cyclesUsed: string;
+  cellsUsed: string;
+  feePaid: string;
+  returnData: string;
+  error: string | null;
+  events: Array<{ emitter: string; topic: string; data: string }>;
+  hash?: string;
+};
+
+/** A certificate in JSON form. */
+export type CertificateJson = {
+  kind: CertificateKind;
+  blockHash: string;
+  height: string;
+  round: RoundJson;
+  aggregatedSignature: string;
+  signerBitmap: string;
+};
+
+function roundToJson(r: Round): RoundJson {
+  return { epoch: r.epoch.toString(), view: r.view.toString() };
+}
+
+function roundFromJson(o: Fields, key: string): Round {
+  const r = new Fields(o.req(key), o.field(key));
+  r.only(["epoch", "view"]);
+  return { epoch: r.u64("epoch"), view: r.u64("view") };
+}
+
+/** JSON form of a header, with its block hash. */
+export function headerToJson(h: BlockHeader): BlockHeaderJson {
+  return {
+    parent: toHex(h.parent),
+    height: h.height.toString(),
+    round: roundToJson(h.round),
+    proposer: toHex(h.proposer),
+    timestampMs: h.timestampMs.toString(),
+    stateRoot: toHex(h.stateRoot),
+    txRoot: toHex(h.txRoot),
+    receiptsRoot: toHex(h.receiptsRoot),
+    cycleBasefee: h.cycleBasefee.toString(),
+    cellBasefee: h.cellBasefee.toString(),
+    cyclesUsed: h.cyclesUsed.toString(),
+    cellsUsed: h.cellsUsed.toString(),
+    parentSeed: toHex(h.parentSeed),
+    hash: toHex(blockHash(h)),
+  };
+}
+
+/** Parses a header's JSON form (`hash` ignored; every other key required). */
+export function headerFromJson(value: unknown, path = ""): BlockHeader {
+  const o = new Fields(value, path);
+  o.only([
+    "parent",
+    "height",
+    "round",
+    "proposer",
+    "timestampMs",
+    "stateRoot",
+    "txRoot",
+    "receiptsRoot",
+    "cycleBasefee",
+    "cellBasefee",
+    "cyclesUsed",
+    "cellsUsed",
+    "parentSeed",
+    "hash",
+  ]);
+  return {
+    parent: o.fixed("parent", HASH_SIZE),
+    height: o.u64("height"),
+    round: roundFromJson(o, "round"),
+    proposer: o.fixed("proposer", ADDRESS_SIZE),
+    timestampMs: o.u64("timestampMs"),
+    stateRoot: o.fixed("stateRoot", HASH_SIZE),
+    txRoot: o.fixed("txRoot", HASH_SIZE),
+    receiptsRoot: o.fixed("receiptsRoot", HASH_SIZE),
+    cycleBasefee: o.u64("cycleBasefee"),
+    cellBasefee: o.u64("cellBasefee"),
+    cyclesUsed: o.u64("cyclesUsed"),
+    cellsUsed: o.u64("cellsUsed"),
+    parentSeed: o.bytes("parentSeed"),
+  };
+}
+
+/** JSON form of a block (transactions with their signing hashes, and the block hash). */
+export function blockToJson(b: Block): BlockJson {
+  return {
+    header: headerToJson(b.header),
+    transactions: b.transactions.map((tx) => toJson(tx, signingHash(tx))),
+    hash: toHex(blockHash(b.header)),
+  };
+}
+
+/** Parses a block's JSON form; transaction errors are nested under `transactions[i]`. */
+export function blockFromJson(value: unknown): Block {
+  const o = new Fields(value, "");
+  o.only(["header", "transactions", "hash"]);
+  const header = headerFromJson(o.req("header"), "header");
+  const items = o.req("transactions");
+  if (!Array.isArray(items)) throw new TxJsonError("transactions", "expected an array");
+  const transactions = items.map((t, i) => {
+    try {
+      return fromJson(t);
+    } catch (err) {
+      if (err instanceof TxJsonError) {
+        throw new TxJsonError(
+          err.path === "$" ? `transactions[${i}]` : `transactions[${i}].${err.path}`,
+          err.detail,
+        );
+      }
+      if (err instanceof CodecError) throw inField(err, `transactions[${i}]`);
+      throw err;
+    }
+  });
+  return { header, transactions };
+}
+
+/** JSON form of a receipt, with its hash. */
+export function receiptToJson(r: Receipt): ReceiptJson {
+  return {
+    txHash: toHex(r.txHash),
+    status: r.status,
+    cyclesUsed: r.cyclesUsed.toString(),
+    cellsUsed: r.cellsUsed.toString(),
+    feePaid: r.feePaid.toString(),
+    returnData: toHex(r.returnData),
+    error: r.error,
+    events: r.events.map((e) => ({ emitter: toHex(e.emitter), topic: toHex(e.topic), data: toHex(e.data) })),
+    hash: toHex(receiptHash(r)),
+  };
+}
+
+/** Parses a receipt's JSON form (`hash` ignored; `error` may be null). */
+export function receiptFromJson(value: unknown): Receipt {
+  const o = new Fields(value, "");
+  o.only(["txHash", "status", "cyclesUsed", "cellsUsed", "feePaid", "returnData", "error", "events", "hash"]);
+  const st = o.str("status");
+  if (!(RECEIPT_STATUSES as readonly string[]).includes(st)) {
+    throw new TxJsonError("status", "expected success, reverted, outOfCycles, outOfCells or invalid");
+  }
+  const items = o.req("events");
+  if (!Array.isArray(items)) throw new TxJsonError("events", "expected an array");
+  const events = items.map((item, i) => {
+    const e = new Fields(item, `events[${i}]`);
+    e.only(["emitter", "topic", "data"]);
+    return { emitter: e.fixed("emitter", ADDRESS_SIZE), topic: e.bytes("topic"), data: e.bytes("data") };
+  });
+  const errorRaw = o.opt("error");
+  const txHash = o.fixed("txHash", HASH_SIZE);
+  const cyclesUsed = o.u64("cyclesUsed");
+  const cellsUsed = o.u64("cellsUsed");
+  const feePaid = o.u64("feePaid");
+  const returnData = o.bytes("returnData");
+  if (errorRaw !== null && typeof errorRaw !== "string") throw new TxJsonError("error", "expected a string");
+  return {
+    txHash,
+    status: st as ReceiptStatus,
+    cyclesUsed,
+    cellsUsed,
+    feePaid,
+    returnData,
+    error: errorRaw,
+    events,
+  };
+}
+
+/** JSON form of a certificate. */
+export function certificateToJson(c: Certificate): CertificateJson {
+  return {
+    kind: c.kind,
+    blockHash: toHex(c.blockHash),
+    height: c.height.toString(),
+    round: roundToJson(c.round),
+    aggregatedSignature: toHex(c.aggregatedSignature),
+    signerBitmap: toHex(c.signerBitmap),
+  };
+}
+
+/** Parses a certificate's JSON form. */
+export function certificateFromJson(value: unknown): Certificate {
+  const o = new Fields(value, "");
+  o.only(["kind", "blockHash", "height", "round", "aggregatedSignature", "signerBitmap"]);
+  const k = o.str("kind");
+  if (!(CERTIFICATE_KINDS as readonly string[]).includes(k)) {
+    throw new TxJsonError("kind", "expected notarize, nullify or finalize");
+  }
+  return {
+    kind: k as CertificateKind,
+    blockHash: o.fixed("blockHash", HASH_SIZE),
+    height: o.u64("height"),
+    round: roundFromJson(o, "round"),
+    aggregatedSignature: o.bytes("aggregatedSignature"),
+    signerBitmap: o.bytes("signerBitmap"),
+  };
 }

@@ -20,8 +20,15 @@ export class Reader {
   readonly buf: Uint8Array;
   pos: number;
 
+  /**
+   * `buf` may be any Uint8Array, including a Node `Buffer`: it is viewed as a
+   * plain Uint8Array, so decoded values are independent copies (a `Buffer`'s
+   * own `slice` would alias the input).
+   */
   constructor(buf: Uint8Array, pos = 0) {
-    this.buf = buf;
+    if (!(buf instanceof Uint8Array)) throw new TypeError("Reader: expected a Uint8Array");
+    this.buf =
+      buf.constructor === Uint8Array ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     this.pos = pos;
   }
 
@@ -54,7 +61,8 @@ export class Reader {
       if (b === 0 && shift > 0) {
         throw new CodecError("NON_MINIMAL_VARINT", field, "non-minimal varint (redundant zero group)");
       }
-      if (shift === 63 && b > 1) throw new CodecError("VARINT_OVERFLOW", field, "varint overflows its integer type");
+      if (shift === 63 && b > 1)
+        throw new CodecError("VARINT_OVERFLOW", field, "varint overflows its integer type");
       const data = b & 0x7f;
       if (shift < 28) lo += data * 2 ** shift;
       else hi += data * 2 ** (shift - 28);
@@ -109,8 +117,18 @@ export class Reader {
     const buf = this.buf;
     const p = this.pos;
     if (p + 8 > buf.length) throw this.eof(field);
-    const hi = (((buf[p] as number) << 24) | ((buf[p + 1] as number) << 16) | ((buf[p + 2] as number) << 8) | (buf[p + 3] as number)) >>> 0;
-    const lo = (((buf[p + 4] as number) << 24) | ((buf[p + 5] as number) << 16) | ((buf[p + 6] as number) << 8) | (buf[p + 7] as number)) >>> 0;
+    const hi =
+      (((buf[p] as number) << 24) |
+        ((buf[p + 1] as number) << 16) |
+        ((buf[p + 2] as number) << 8) |
+        (buf[p + 3] as number)) >>>
+      0;
+    const lo =
+      (((buf[p + 4] as number) << 24) |
+        ((buf[p + 5] as number) << 16) |
+        ((buf[p + 6] as number) << 8) |
+        (buf[p + 7] as number)) >>>
+      0;
     this.pos = p + 8;
     if (hi < 0x200000) return BigInt(hi * 0x1_0000_0000 + lo);
     return (BigInt(hi) << 32n) | BigInt(lo);
@@ -143,8 +161,8 @@ export class Reader {
   /** A length-prefixed UTF-8 string. */
   string(field: string): string {
     const view = this.bytesView(field);
-    let ascii = true;
-    for (let i = 0; i < view.length; i++) {
+    let ascii = view.length <= 256; // short ASCII strings (handlers, names) skip TextDecoder
+    for (let i = 0; ascii && i < view.length; i++) {
       if ((view[i] as number) >= 0x80) {
         ascii = false;
         break;

@@ -61,13 +61,21 @@ function checkHandler(name: string, field: string): void {
 
 function checkLibraryName(name: string, field: string): void {
   if (!isValidLibraryName(name)) {
-    throw new CodecError("INVALID_LIBRARY_NAME", field, "library name must be 1..=64 bytes of [a-z_][a-z0-9_]*");
+    throw new CodecError(
+      "INVALID_LIBRARY_NAME",
+      field,
+      "library name must be 1..=64 bytes of [a-z_][a-z0-9_]*",
+    );
   }
 }
 
 function checkInterval(interval: bigint | null, field: string): void {
   if (interval === 0n) {
-    throw new CodecError("INVALID_INTERVAL", field, "a timer interval must be at least 1 (use none for one-shot)");
+    throw new CodecError(
+      "INVALID_INTERVAL",
+      field,
+      "a timer interval must be at least 1 (use none for one-shot)",
+    );
   }
 }
 
@@ -121,7 +129,11 @@ export function writeInstruction(w: Writer, ix: Instruction): void {
       return;
     case "custom":
       if (!Number.isInteger(ix.subType) || ix.subType < 0 || ix.subType > 255) {
-        throw new CodecError("INVALID_VALUE", "instruction.sub_type", "custom sub_type must be an integer 0..=255");
+        throw new CodecError(
+          "INVALID_VALUE",
+          "instruction.sub_type",
+          "custom sub_type must be an integer 0..=255",
+        );
       }
       w.u8(Category.Custom);
       w.u8(ix.subType);
@@ -151,7 +163,11 @@ export function readInstruction(r: Reader): Instruction {
     throw new CodecError("UNKNOWN_CATEGORY", "instruction.category", `unknown category ${category}`);
   }
   const unknownSubType = () =>
-    new CodecError("UNKNOWN_SUB_TYPE", "instruction.sub_type", `unknown sub_type ${subType} for category ${category}`);
+    new CodecError(
+      "UNKNOWN_SUB_TYPE",
+      "instruction.sub_type",
+      `unknown sub_type ${subType} for category ${category}`,
+    );
   switch (category) {
     case Category.System: {
       if (subType !== SubType.Transfer) throw unknownSubType();
@@ -280,7 +296,10 @@ export function writeTransaction(w: Writer, tx: Transaction, offsets?: Signature
 
 function checkAscending(signers: readonly AdditionalSigner[]): void {
   for (let i = 1; i < signers.length; i++) {
-    if (compareBytes((signers[i - 1] as AdditionalSigner).address, (signers[i] as AdditionalSigner).address) >= 0) {
+    if (
+      compareBytes((signers[i - 1] as AdditionalSigner).address, (signers[i] as AdditionalSigner).address) >=
+      0
+    ) {
       throw notAscending(i);
     }
   }
@@ -294,7 +313,8 @@ function notAscending(index: number): CodecError {
   );
 }
 
-function tooLarge(size: number): CodecError {
+/** The `TX_TOO_LARGE` error for an encoding of `size` bytes. */
+export function txTooLarge(size: number): CodecError {
   return new CodecError(
     "TX_TOO_LARGE",
     "transaction",
@@ -311,7 +331,7 @@ function tooLarge(size: number): CodecError {
 export function encodeTransaction(tx: Transaction): Uint8Array {
   const w = new Writer(256);
   writeTransaction(w, tx);
-  if (w.pos > MAX_TX_SIZE) throw tooLarge(w.pos);
+  if (w.pos > MAX_TX_SIZE) throw txTooLarge(w.pos);
   return w.finish();
 }
 
@@ -342,7 +362,9 @@ export function readTransaction(r: Reader, offsets?: SignatureOffsets): Transact
   }
   const metadata = r.bytes("metadata");
   const originTxHash = r.option("origin_tx_hash") ? r.fixed(HASH_SIZE, "origin_tx_hash") : null;
-  const originRemainingCycles = r.option("origin_remaining_cycles") ? r.varint("origin_remaining_cycles") : null;
+  const originRemainingCycles = r.option("origin_remaining_cycles")
+    ? r.varint("origin_remaining_cycles")
+    : null;
   const originRemainingCells = r.option("origin_remaining_cells") ? r.varint("origin_remaining_cells") : null;
   if (offsets) offsets.signature = r.pos;
   const signature = r.fixed(SIGNATURE_SIZE, "signature");
@@ -382,7 +404,7 @@ export function readTransaction(r: Reader, offsets?: SignatureOffsets): Transact
  * first), then the first violated rule in field order, then `TRAILING_BYTES`.
  */
 export function decodeTransaction(bytes: Uint8Array, offsets?: SignatureOffsets): Transaction {
-  if (bytes.length > MAX_TX_SIZE) throw tooLarge(bytes.length);
+  if (bytes.length > MAX_TX_SIZE) throw txTooLarge(bytes.length);
   const r = new Reader(bytes);
   const tx = readTransaction(r, offsets);
   r.finish("transaction");

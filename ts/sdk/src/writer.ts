@@ -12,7 +12,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Throws `INVALID_VALUE` unless `v` is a bigint in 0..=2^64-1. */
 export function checkU64(v: bigint, field: string): void {
   if (typeof v !== "bigint" || v < 0n || v > MAX_U64) {
-    throw new CodecError("INVALID_VALUE", field, `expected a u64 bigint in 0..=18446744073709551615, got ${String(v)}`);
+    throw new CodecError(
+      "INVALID_VALUE",
+      field,
+      `expected a u64 bigint in 0..=18446744073709551615, got ${String(v)}`,
+    );
   }
 }
 
@@ -110,7 +114,8 @@ export class Writer {
   /** A length-prefixed UTF-8 string. */
   string(text: string, field: string): void {
     if (typeof text !== "string") throw new CodecError("INVALID_VALUE", field, "expected a string");
-    if (LONE_SURROGATE.test(text)) throw new CodecError("INVALID_UTF8", field, "string is not valid UTF-8 (lone surrogate)");
+    if (LONE_SURROGATE.test(text))
+      throw new CodecError("INVALID_UTF8", field, "string is not valid UTF-8 (lone surrogate)");
     this.bytes(utf8Encoder.encode(text), field);
   }
 

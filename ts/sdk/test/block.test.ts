@@ -3,8 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   type Block,
   type BlockHeader,
+  blockFromJson,
   blockHash,
+  blockToJson,
   CodecError,
+  certificateFromJson,
+  certificateToJson,
   compareRounds,
   decodeBlock,
   decodeBlockHeader,
@@ -17,6 +21,8 @@ import {
   encodeCertificate,
   encodeReceipt,
   encodeRound,
+  headerFromJson,
+  headerToJson,
   keccak256,
   MAX_TX_SIZE,
   merkleLeaf,
@@ -24,9 +30,12 @@ import {
   merkleRoot,
   parseHexLoose,
   type Receipt,
+  receiptFromJson,
   receiptHash,
   receiptsRoot,
+  receiptToJson,
   signingHash,
+  toHex,
   toHexRaw,
   txRoot,
 } from "../src/index.ts";
@@ -78,15 +87,18 @@ describe("headers and blocks", () => {
   it("header layout and hash", () => {
     const bytes = encodeBlockHeader(header());
     const hex = toHexRaw(bytes);
-    expect(hex.startsWith(`${"01".repeat(32)}07` + "00ac02" + "02".repeat(20))).toBe(true);
-    expect(hex.endsWith("904e" + "904e" + "00" + "00" + "00")).toBe(true);
+    expect(hex.startsWith(`${"01".repeat(32)}0700ac02${"02".repeat(20)}`)).toBe(true);
+    expect(hex.endsWith("904e904e000000")).toBe(true);
     expect(decodeBlockHeader(bytes)).toEqual(header());
     expect(blockHash(header())).toEqual(keccak256(bytes));
     expect(codecError(() => decodeBlockHeader(bytes.subarray(0, 32))).field).toBe("height");
   });
 
   it("blocks carry transactions inline; errors name the transaction", () => {
-    const block: Block = { header: header(), transactions: [decodeTransaction(VECTOR_2), decodeTransaction(VECTOR_2)] };
+    const block: Block = {
+      header: header(),
+      transactions: [decodeTransaction(VECTOR_2), decodeTransaction(VECTOR_2)],
+    };
     const bytes = encodeBlock(block);
     expect(bytes.length).toBe(encodeBlockHeader(header()).length + 1 + 2 * VECTOR_2.length);
     expect(decodeBlock(bytes)).toEqual(block);
@@ -99,7 +111,9 @@ describe("headers and blocks", () => {
     const e = codecError(() => decodeBlock(broken));
     expect(e.code).toBe("NON_MINIMAL_VARINT");
     expect(e.field).toBe("transactions[1].nonce");
-    expect(codecError(() => decodeBlock(Uint8Array.from([...empty.subarray(0, -1), 5]))).code).toBe("LENGTH_OVERFLOW");
+    expect(codecError(() => decodeBlock(Uint8Array.from([...empty.subarray(0, -1), 5]))).code).toBe(
+      "LENGTH_OVERFLOW",
+    );
   });
 
   it("a transaction inside a block may not run past MAX_TX_SIZE", () => {
@@ -162,7 +176,9 @@ describe("receipts and certificates", () => {
     const bytes = encodeCertificate(cert);
     expect(bytes[0]).toBe(2);
     expect(decodeCertificate(bytes)).toEqual(cert);
-    expect(codecError(() => decodeCertificate(Uint8Array.from([3, ...bytes.subarray(1)]))).code).toBe("UNKNOWN_VARIANT");
+    expect(codecError(() => decodeCertificate(Uint8Array.from([3, ...bytes.subarray(1)]))).code).toBe(
+      "UNKNOWN_VARIANT",
+    );
   });
 });
 
@@ -185,5 +201,70 @@ describe("merkle root", () => {
     const tx = decodeTransaction(VECTOR_2);
     expect(txRoot([tx])).toEqual(merkleLeaf(signingHash(tx)));
     expect(receiptsRoot([])).toEqual(new Uint8Array(32));
+  });
+});
+
+describe("JSON forms (as the native addon's)", () => {
+  it("header, block, receipt and certificate round-trip through JSON", () => {
+    const h = header();
+    const hj = headerToJson(h);
+    expect(hj.hash).toBe(toHex(blockHash(h)));
+    expect(hj.round).toEqual({ epoch: "0", view: "300" });
+    expect(headerFromJson(JSON.parse(JSON.stringify(hj)))).toEqual(h);
+    const block: Block = { header: h, transactions: [decodeTransaction(VECTOR_2)] };
+    const bj = blockToJson(block);
+    expect(bj.transactions[0]?.signingHash).toBe(
+      "0x203b9aa5435ad7de1164fa534c9d72de46e734a9d99703790756380c67b8304a",
+    );
+    expect(blockFromJson(JSON.parse(JSON.stringify(bj)))).toEqual(block);
+    expect(() => blockFromJson({ ...bj, transactions: [{ ...bj.transactions[0], nonce: "x" }] })).toThrow(
+      "transactions[0].nonce: expected a decimal u64 string",
+    );
+    const rc: Receipt = {
+      txHash: item(1),
+      status: "outOfCells",
+      cyclesUsed: 1n,
+      cellsUsed: 2n,
+      feePaid: 3n,
+      returnData: new Uint8Array(0),
+      error: null,
+      events: [{ emitter: new Uint8Array(20), topic: Uint8Array.of(1), data: Uint8Array.of(2) }],
+    };
+    const rj = receiptToJson(rc);
+    expect(rj.hash).toBe(toHex(receiptHash(rc)));
+    expect(receiptFromJson(JSON.parse(JSON.stringify(rj)))).toEqual(rc);
+    expect(() => receiptFromJson({ ...rj, status: "ok" })).toThrow(
+      "status: expected success, reverted, outOfCycles, outOfCells or invalid",
+    );
+    const cert = {
+      kind: "nullify" as const,
+      blockHash: item(2),
+      height: 3n,
+      round: { epoch: 1n, view: 2n },
+      aggregatedSignature: new Uint8Array(0),
+      signerBitmap: Uint8Array.of(1),
+    };
+    expect(certificateFromJson(certificateToJson(cert))).toEqual(cert);
+    expect(() => certificateFromJson({ ...certificateToJson(cert), kind: "vote" })).toThrow(
+      "kind: expected notarize, nullify or finalize",
+    );
+  });
+});
+
+describe("long strings", () => {
+  it("a 300 KiB receipt error string round-trips (ASCII and not)", () => {
+    for (const error of ["x".repeat(300_000), "é".repeat(150_000)]) {
+      const rc: Receipt = {
+        txHash: item(1),
+        status: "reverted",
+        cyclesUsed: 0n,
+        cellsUsed: 0n,
+        feePaid: 0n,
+        returnData: new Uint8Array(0),
+        error,
+        events: [],
+      };
+      expect(decodeReceipt(encodeReceipt(rc)).error).toBe(error);
+    }
   });
 });

@@ -3,7 +3,18 @@
  * cross-implementation tests). Deterministic: the same seed gives the same
  * sequence on every run.
  */
-import { compareBytes, type Instruction, type Transaction, utf8 } from "../src/index.ts";
+import {
+  type Block,
+  type BlockHeader,
+  CERTIFICATE_KINDS,
+  type Certificate,
+  compareBytes,
+  type Instruction,
+  RECEIPT_STATUSES,
+  type Receipt,
+  type Transaction,
+  utf8,
+} from "../src/index.ts";
 
 /** sfc32: a small, fast, seedable PRNG (32-bit state words). */
 export class Rng {
@@ -56,7 +67,18 @@ export class Rng {
       case 0:
         return BigInt(this.int(128));
       case 1:
-        return this.pick([0n, 1n, 127n, 128n, 16383n, 16384n, 2n ** 32n - 1n, 2n ** 53n, 2n ** 63n, 2n ** 64n - 1n]);
+        return this.pick([
+          0n,
+          1n,
+          127n,
+          128n,
+          16383n,
+          16384n,
+          2n ** 32n - 1n,
+          2n ** 53n,
+          2n ** 63n,
+          2n ** 64n - 1n,
+        ]);
       case 2:
         return BigInt(this.u32());
       default: {
@@ -77,7 +99,14 @@ const IDENT_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_";
 const IDENT_REST = `${IDENT_START}0123456789`;
 const LIB_START = "abcdefghijklmnopqrstuvwxyz_";
 const LIB_REST = `${LIB_START}0123456789`;
-const SOURCE_PIECES = ["x = 1\n", "def f(a, b):\n    return a + b\n", "# café, 日本, ü\n", "s = 'ÅΩ'\n", "\n", "pass\n"];
+const SOURCE_PIECES = [
+  "x = 1\n",
+  "def f(a, b):\n    return a + b\n",
+  "# café, 日本, ü\n",
+  "s = 'ÅΩ'\n",
+  "\n",
+  "pass\n",
+];
 
 function word(rng: Rng, start: string, rest: string): string {
   let s = rng.pick([...start]);
@@ -100,9 +129,21 @@ export function randomInstruction(rng: Rng): Instruction {
     case 0:
       return { kind: "transfer", to: rng.bytes(20), amount: rng.u64() };
     case 1:
-      return { kind: "deploy", source: randomSource(rng), salt: rng.bytes(32), initArgs: rng.blob(), value: rng.u64() };
+      return {
+        kind: "deploy",
+        source: randomSource(rng),
+        salt: rng.bytes(32),
+        initArgs: rng.blob(),
+        value: rng.u64(),
+      };
     case 2:
-      return { kind: "call", to: rng.bytes(20), handler: word(rng, IDENT_START, IDENT_REST), args: rng.blob(), value: rng.u64() };
+      return {
+        kind: "call",
+        to: rng.bytes(20),
+        handler: word(rng, IDENT_START, IDENT_REST),
+        args: rng.blob(),
+        value: rng.u64(),
+      };
     case 3: {
       const interval = rng.bool() ? null : rng.u64() || 1n;
       return {
@@ -119,7 +160,12 @@ export function randomInstruction(rng: Rng): Instruction {
     case 5:
       return { kind: "custom", subType: rng.int(256), payload: rng.blob() };
     default:
-      return { kind: "publishLibrary", name: word(rng, LIB_START, LIB_REST), version: rng.u64(), source: randomSource(rng) };
+      return {
+        kind: "publishLibrary",
+        name: word(rng, LIB_START, LIB_REST),
+        version: rng.u64(),
+        source: randomSource(rng),
+      };
   }
 }
 
@@ -202,4 +248,63 @@ export function mutate(rng: Rng, input: Uint8Array): Uint8Array {
       // pure random bytes
       return rng.bytes(rng.int(200));
   }
+}
+
+/** A random block header. */
+export function randomHeader(rng: Rng): BlockHeader {
+  return {
+    parent: rng.bytes(32),
+    height: rng.u64(),
+    round: { epoch: rng.u64(), view: rng.u64() },
+    proposer: rng.bytes(20),
+    timestampMs: rng.u64(),
+    stateRoot: rng.bytes(32),
+    txRoot: rng.bytes(32),
+    receiptsRoot: rng.bytes(32),
+    cycleBasefee: rng.u64(),
+    cellBasefee: rng.u64(),
+    cyclesUsed: rng.u64(),
+    cellsUsed: rng.u64(),
+    parentSeed: rng.bool() ? new Uint8Array(0) : rng.bytes(96),
+  };
+}
+
+/** A random block with 0..4 random transactions. */
+export function randomBlock(rng: Rng): Block {
+  return {
+    header: randomHeader(rng),
+    transactions: Array.from({ length: rng.int(5) }, () => randomTransaction(rng)),
+  };
+}
+
+const ERRORS = ["ValueError: bad input", "out of cycles", "ünïcödé error ✓", ""];
+
+/** A random receipt. */
+export function randomReceipt(rng: Rng): Receipt {
+  return {
+    txHash: rng.bytes(32),
+    status: rng.pick(RECEIPT_STATUSES),
+    cyclesUsed: rng.u64(),
+    cellsUsed: rng.u64(),
+    feePaid: rng.u64(),
+    returnData: rng.blob(60),
+    error: rng.bool() ? null : rng.pick(ERRORS),
+    events: Array.from({ length: rng.int(4) }, () => ({
+      emitter: rng.bytes(20),
+      topic: rng.blob(20),
+      data: rng.blob(40),
+    })),
+  };
+}
+
+/** A random certificate. */
+export function randomCertificate(rng: Rng): Certificate {
+  return {
+    kind: rng.pick(CERTIFICATE_KINDS),
+    blockHash: rng.bytes(32),
+    height: rng.u64(),
+    round: { epoch: rng.u64(), view: rng.u64() },
+    aggregatedSignature: rng.bool() ? new Uint8Array(0) : rng.bytes(96),
+    signerBitmap: rng.blob(8),
+  };
 }

@@ -1,6 +1,6 @@
 /** The JSON form (docs/codec.md §8): strict input, exact output. */
 import { describe, expect, it } from "vitest";
-import { CodecError, fromJson, parseTxJson, type TxJson, toJson, TxJsonError } from "../src/index.ts";
+import { CodecError, fromJson, parseTxJson, type TxJson, TxJsonError, toJson } from "../src/index.ts";
 
 const MINIMAL = {
   chainId: "42",
@@ -65,14 +65,26 @@ describe("fromJson", () => {
       [{ ...MINIMAL, nonce: "18446744073709551616" }, `nonce: ${U64}`],
       [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, amount: "1.5" } }, `instruction.amount: ${U64}`],
       [{ ...MINIMAL, from: "0x1234" }, "from: expected 20 bytes, found 2"],
-      [{ ...MINIMAL, from: "19e7e376e7c213b7e7e7e46cc70a5dd086daff2a" }, "from: expected a 0x-prefixed hex string"],
+      [
+        { ...MINIMAL, from: "19e7e376e7c213b7e7e7e46cc70a5dd086daff2a" },
+        "from: expected a 0x-prefixed hex string",
+      ],
       [{ ...MINIMAL, metadata: "0xabc" }, "metadata: hex string has an odd number of digits"],
       [{ ...MINIMAL, extra: 1 }, "extra: unknown field"],
       [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, memo: "x" } }, "instruction.memo: unknown field"],
-      [{ ...MINIMAL, instruction: { kind: "mint" } }, 'instruction.kind: unknown instruction kind "mint" (expected transfer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)'],
-      [{ ...MINIMAL, instruction: { kind: "transfer", to: MINIMAL.instruction.to } }, "instruction.amount: missing required field"],
+      [
+        { ...MINIMAL, instruction: { kind: "mint" } },
+        'instruction.kind: unknown instruction kind "mint" (expected transfer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)',
+      ],
+      [
+        { ...MINIMAL, instruction: { kind: "transfer", to: MINIMAL.instruction.to } },
+        "instruction.amount: missing required field",
+      ],
       [{ ...MINIMAL, chainId: undefined }, "chainId: missing required field"],
-      [{ ...MINIMAL, instruction: { kind: "custom", subType: 256, payload: "0x" } }, "instruction.subType: expected a number 0..=255"],
+      [
+        { ...MINIMAL, instruction: { kind: "custom", subType: 256, payload: "0x" } },
+        "instruction.subType: expected a number 0..=255",
+      ],
       [
         { ...MINIMAL, additionalSigners: [{ address: MINIMAL.from, signature: "0x00" }] },
         "additionalSigners[0].signature: expected 65 bytes, found 1",
@@ -92,7 +104,14 @@ describe("fromJson", () => {
   it("applies the codec's field rules", () => {
     const timer = {
       ...MINIMAL,
-      instruction: { kind: "scheduleTimer", actor: MINIMAL.from, fireAtHeight: "1", handler: "tick", data: "0x", interval: "0" },
+      instruction: {
+        kind: "scheduleTimer",
+        actor: MINIMAL.from,
+        fireAtHeight: "1",
+        handler: "tick",
+        data: "0x",
+        interval: "0",
+      },
     };
     let err: unknown;
     try {

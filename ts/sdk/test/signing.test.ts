@@ -56,7 +56,9 @@ function signed(): Transaction {
 
 describe("keccak256", () => {
   it("is Ethereum's Keccak, not SHA3", () => {
-    expect(toHexRaw(keccak256(new Uint8Array(0)))).toBe("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+    expect(toHexRaw(keccak256(new Uint8Array(0)))).toBe(
+      "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+    );
   });
 });
 
@@ -110,7 +112,9 @@ describe("signatures", () => {
     const e = sigError(() => signTransaction(signed(), KEY_B));
     expect(e.code).toBe("FROM_MISMATCH");
     expect(sigError(() => signTransaction(signed(), new Uint8Array(32))).code).toBe("INVALID_SECRET_KEY");
-    expect(sigError(() => signTransaction(signed(), bigToBytes(SECP256K1_N))).code).toBe("INVALID_SECRET_KEY");
+    expect(sigError(() => signTransaction(signed(), bigToBytes(SECP256K1_N))).code).toBe(
+      "INVALID_SECRET_KEY",
+    );
   });
 
   it("additional signers sign the same hash; each must recover to its address", () => {
@@ -136,8 +140,14 @@ describe("signatures", () => {
     const swapped: Transaction = {
       ...tx,
       additionalSigners: [
-        { address: tx.additionalSigners[0]?.address as Uint8Array, signature: tx.additionalSigners[1]?.signature as Uint8Array },
-        { address: tx.additionalSigners[1]?.address as Uint8Array, signature: tx.additionalSigners[0]?.signature as Uint8Array },
+        {
+          address: tx.additionalSigners[0]?.address as Uint8Array,
+          signature: tx.additionalSigners[1]?.signature as Uint8Array,
+        },
+        {
+          address: tx.additionalSigners[1]?.address as Uint8Array,
+          signature: tx.additionalSigners[0]?.signature as Uint8Array,
+        },
       ],
     };
     const e = sigError(() => checkSignatures(swapped));
@@ -186,5 +196,19 @@ describe("addresses and sources", () => {
     const fixed = canonicalizeSource("\ufeff\ufeffa = 'cafe\u0301'\r\nb = 1\rc = 2\n");
     expect(new TextDecoder().decode(fixed)).toBe("a = 'caf\u00e9'\nb = 1\nc = 2\n");
     expect(checkCanonicalSource(fixed)).toBe(fixed);
+  });
+});
+
+describe("Node Buffers as input", () => {
+  it("are never modified, and decoded values are independent plain Uint8Arrays", () => {
+    const input = Buffer.from(VECTOR_2);
+    const before = Buffer.from(input);
+    expect(verifyBytes(input)).toBe(true);
+    expect(toHex(recoverSignerOfBytes(input))).toBe("0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a");
+    const tx = decodeTransaction(input);
+    expect(input.equals(before)).toBe(true);
+    expect(tx.signature.constructor).toBe(Uint8Array);
+    input.fill(0);
+    expect(verifyTransaction(tx)).toBe(true); // the decoded transaction does not alias the input
   });
 });

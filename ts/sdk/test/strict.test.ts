@@ -47,7 +47,12 @@ describe("varints", () => {
     }
   });
   it("rejects bits beyond 64 and an 11th byte", () => {
-    for (const hex of ["ffffffffffffffffff02", "ffffffffffffffffff7f", "ffffffffffffffffff8101", "80808080808080808080"]) {
+    for (const hex of [
+      "ffffffffffffffffff02",
+      "ffffffffffffffffff7f",
+      "ffffffffffffffffff8101",
+      "80808080808080808080",
+    ]) {
       expect(codecError(() => read(hex)).code).toBe("VARINT_OVERFLOW");
     }
   });
@@ -61,7 +66,9 @@ describe("varints", () => {
   });
   it("lengths are u32 varints (5th byte at most 0x0f) and must fit the remaining input", () => {
     expect(codecError(() => new Reader(parseHexLoose("ffffffff10")).len("l")).code).toBe("VARINT_OVERFLOW");
-    expect(codecError(() => new Reader(parseHexLoose("8080808000")).len("l")).code).toBe("NON_MINIMAL_VARINT");
+    expect(codecError(() => new Reader(parseHexLoose("8080808000")).len("l")).code).toBe(
+      "NON_MINIMAL_VARINT",
+    );
     const e = codecError(() => new Reader(parseHexLoose("ffffffff0f")).len("l"));
     expect(e.code).toBe("LENGTH_OVERFLOW");
     expect(e.message).toBe("l: length prefix 4294967295 exceeds the 0 bytes of remaining input");
@@ -160,7 +167,9 @@ describe("transaction", () => {
     expect(codecError(() => encodeTransaction({ ...baseTx(), nonce: -1n })).code).toBe("INVALID_VALUE");
     expect(codecError(() => encodeTransaction({ ...baseTx(), nonce: 2n ** 64n })).code).toBe("INVALID_VALUE");
     expect(codecError(() => encodeTransaction({ ...baseTx(), from: new Uint8Array(19) })).field).toBe("from");
-    expect(codecError(() => encodeTransaction({ ...baseTx(), signature: new Uint8Array(64) })).field).toBe("signature");
+    expect(codecError(() => encodeTransaction({ ...baseTx(), signature: new Uint8Array(64) })).field).toBe(
+      "signature",
+    );
   });
 });
 
@@ -170,14 +179,21 @@ describe("instruction field rules", () => {
     return Uint8Array.from([1, 2, ...new Uint8Array(20), name.length, ...name, 0, ...new Uint8Array(8)]);
   };
   it("handlers: 1..=64 byte ASCII identifiers", () => {
-    for (const ok of ["a", "_", "increment", "A_9", "x".repeat(64)]) expect(decodeInstruction(call(ok)).kind).toBe("call");
+    for (const ok of ["a", "_", "increment", "A_9", "x".repeat(64)])
+      expect(decodeInstruction(call(ok)).kind).toBe("call");
     for (const bad of ["", "9a", "a-b", "a b", "x".repeat(65), "é"]) {
       const e = codecError(() => decodeInstruction(call(bad)));
       expect(e.code).toBe("INVALID_HANDLER");
       expect(e.field).toBe("instruction.handler");
     }
     const e = codecError(() =>
-      encodeInstruction({ kind: "call", to: new Uint8Array(20), handler: "1x", args: new Uint8Array(0), value: 0n }),
+      encodeInstruction({
+        kind: "call",
+        to: new Uint8Array(20),
+        handler: "1x",
+        args: new Uint8Array(0),
+        value: 0n,
+      }),
     );
     expect(e.code).toBe("INVALID_HANDLER");
   });
@@ -187,7 +203,10 @@ describe("instruction field rules", () => {
   });
   it("library names: 1..=64 bytes of [a-z_][a-z0-9_]*", () => {
     const publish = (name: string) => Uint8Array.from([3, 1, name.length, ...utf8(name), 1, 0]);
-    expect(decodeInstruction(publish("math_utils"))).toMatchObject({ kind: "publishLibrary", name: "math_utils" });
+    expect(decodeInstruction(publish("math_utils"))).toMatchObject({
+      kind: "publishLibrary",
+      name: "math_utils",
+    });
     for (const bad of ["", "Math", "1x", "a-b"]) {
       expect(codecError(() => decodeInstruction(publish(bad))).code).toBe("INVALID_LIBRARY_NAME");
     }

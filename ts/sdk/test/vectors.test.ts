@@ -138,11 +138,17 @@ describe("docs/codec.md §3 instruction examples", () => {
   const h = (s: string) => s.replace(/ /g, "");
   const b = (byte: number, n: number) => new Uint8Array(n).fill(byte);
   const cases: Array<[string, Instruction, string]> = [
-    ["transfer", { kind: "transfer", to: b(0x22, 20), amount: 1n }, h("0001 2222222222222222222222222222222222222222 0000000000000001")],
+    [
+      "transfer",
+      { kind: "transfer", to: b(0x22, 20), amount: 1n },
+      h("0001 2222222222222222222222222222222222222222 0000000000000001"),
+    ],
     [
       "deploy",
       { kind: "deploy", source: utf8("x = 1\n"), salt: b(0x33, 32), initArgs: new Uint8Array(0), value: 0n },
-      h("0101 06 78203d20310a 3333333333333333333333333333333333333333333333333333333333333333 00 0000000000000000"),
+      h(
+        "0101 06 78203d20310a 3333333333333333333333333333333333333333333333333333333333333333 00 0000000000000000",
+      ),
     ],
     [
       "call",
@@ -151,18 +157,34 @@ describe("docs/codec.md §3 instruction examples", () => {
     ],
     [
       "scheduleTimer",
-      { kind: "scheduleTimer", actor: b(0x55, 20), fireAtHeight: 300n, handler: "tick", data: new Uint8Array(0), interval: 10n },
+      {
+        kind: "scheduleTimer",
+        actor: b(0x55, 20),
+        fireAtHeight: 300n,
+        handler: "tick",
+        data: new Uint8Array(0),
+        interval: 10n,
+      },
       h("0103 5555555555555555555555555555555555555555 ac02 04 7469636b 00 01 0a"),
     ],
     [
       "scheduleTimer one-shot",
-      { kind: "scheduleTimer", actor: b(0x55, 20), fireAtHeight: 300n, handler: "tick", data: new Uint8Array(0), interval: null },
+      {
+        kind: "scheduleTimer",
+        actor: b(0x55, 20),
+        fireAtHeight: 300n,
+        handler: "tick",
+        data: new Uint8Array(0),
+        interval: null,
+      },
       h("0103 5555555555555555555555555555555555555555 ac02 04 7469636b 00 00"),
     ],
     [
       "cancelTimer",
       { kind: "cancelTimer", actor: b(0x55, 20), timerId: b(0x66, 32) },
-      h("0104 5555555555555555555555555555555555555555 6666666666666666666666666666666666666666666666666666666666666666"),
+      h(
+        "0104 5555555555555555555555555555555555555555 6666666666666666666666666666666666666666666666666666666666666666",
+      ),
     ],
     ["custom", { kind: "custom", subType: 7, payload: fromHex("0xdeadbeef") }, h("0207 04 deadbeef")],
     [

@@ -58,7 +58,10 @@ function hexArg(text: string, what: string): Uint8Array {
   try {
     return parseHexLoose(text);
   } catch {
-    throw new CliError("ERR_INVALID_HEX", `${what}: expected hex digits (an optional 0x prefix, an even count)`);
+    throw new CliError(
+      "ERR_INVALID_HEX",
+      `${what}: expected hex digits (an optional 0x prefix, an even count)`,
+    );
   }
 }
 
@@ -90,7 +93,10 @@ export function describeTransaction(bytes: Uint8Array): Record<string, unknown> 
   if (isZero(tx.signature)) {
     out.signer = null;
     out.verified = false;
-    out.note = "unsigned: the signature is all zero (this encoding is the signing preimage)";
+    out.note =
+      tx.originTxHash !== null
+        ? "system-injected deferred transaction (origin_tx_hash set): unsigned, nodes do not verify its signature"
+        : "unsigned: the signature is all zero (this encoding is the signing preimage)";
     return out;
   }
   try {
@@ -114,7 +120,9 @@ export function describeTransaction(bytes: Uint8Array): Record<string, unknown> 
 }
 
 export function registerTx(program: Command): void {
-  const tx = program.command("tx").description("encode, decode, hash and sign transactions (canonical codec)");
+  const tx = program
+    .command("tx")
+    .description("encode, decode, hash and sign transactions (canonical codec)");
 
   tx.command("encode")
     .description("encode a JSON transaction (docs/codec.md §8) as canonical hex")
@@ -152,7 +160,9 @@ export function registerTx(program: Command): void {
       const out = cli(() => {
         const unsigned = parseTx(readInput(arg));
         const signed = opts.additional ? signAdditional(unsigned, key) : signTransaction(unsigned, key);
-        return opts.json ? JSON.stringify(toJson(signed, signingHash(signed)), null, 2) : toHexRaw(encodeTransaction(signed));
+        return opts.json
+          ? JSON.stringify(toJson(signed, signingHash(signed)), null, 2)
+          : toHexRaw(encodeTransaction(signed));
       });
       process.stdout.write(`${out}\n`);
     });
