@@ -18,6 +18,8 @@
  * float16/float32, trailing bytes, nesting deeper than {@link MAX_DEPTH}.
  */
 
+import { compareBytes, parseHexDigits, toHexRaw } from "./bytes.ts";
+
 /** A decoded value. Integers are bigint; floats are wrapped so 1.0 and 1 stay distinct. */
 export type CborValue =
   | null
@@ -45,8 +47,8 @@ export class CborMap {
     this.entries = entries;
   }
   get(key: CborValue): CborValue | undefined {
-    const k = hexOf(encodeCbor(key));
-    return this.entries.find(([ek]) => hexOf(encodeCbor(ek)) === k)?.[1];
+    const k = toHexRaw(encodeCbor(key));
+    return this.entries.find(([ek]) => toHexRaw(encodeCbor(ek)) === k)?.[1];
   }
 }
 
@@ -86,20 +88,6 @@ export class CborError extends Error {
     this.code = code;
     this.offset = offset;
   }
-}
-
-function hexOf(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
-  return s;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
-  }
-  return a.length - b.length;
 }
 
 class Out {
@@ -262,7 +250,7 @@ function sortedUnique(items: Uint8Array[], what: string): Uint8Array[] {
 
 function writeBignum(out: Out, tag: bigint, magnitude: bigint): void {
   const hex = magnitude.toString(16);
-  const bytes = Uint8Array.from(Buffer.from(hex.length % 2 ? `0${hex}` : hex, "hex"));
+  const bytes = parseHexDigits(hex.length % 2 ? `0${hex}` : hex) as Uint8Array;
   if (bytes.length > MAX_BIGNUM_BYTES) throw new CborError("CBOR_TOO_LARGE", "integer over 4096 bits");
   out.head(6, tag);
   out.head(2, BigInt(bytes.length));
@@ -380,7 +368,7 @@ function read(inp: In, depth: number): CborValue {
         const mag = inp.take(n);
         if (n === 0 || mag[0] === 0)
           throw new CborError("CBOR_NON_CANONICAL", "bignum with leading zeros", h.start);
-        const m = BigInt(`0x${hexOf(mag)}`);
+        const m = BigInt(`0x${toHexRaw(mag)}`);
         if (m < U64_LIMIT)
           throw new CborError("CBOR_NON_CANONICAL", "bignum for a value that fits 64 bits", start);
         return arg === 2n ? m : -1n - m;

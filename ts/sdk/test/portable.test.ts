@@ -12,11 +12,13 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 const CODEC_MODULES = [
   "block.ts",
   "bytes.ts",
+  "cbor.ts",
   "crypto.ts",
   "errors.ts",
   "json.ts",
   "reader.ts",
   "source.ts",
+  "state-proof.ts",
   "tx.ts",
   "types.ts",
   "writer.ts",

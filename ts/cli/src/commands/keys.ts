@@ -21,8 +21,6 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { parseHexLoose, toHex } from "@cowboy/sdk";
-import type { Command } from "commander";
 import {
   checkMnemonic,
   checkSecretKey,
@@ -33,8 +31,11 @@ import {
   generateMnemonic,
   generateSecretKey,
   keystoreAddress,
+  parseHexLoose,
   type ScryptParams,
-} from "../../../sdk/src/keys/index.ts";
+  toHex,
+} from "@cowboy/sdk";
+import type { Command } from "commander";
 import { CliError } from "../errors.ts";
 
 /** What the `keys` commands touch outside their arguments; tests replace parts of it. */
