@@ -11,6 +11,7 @@
 use cowboy_bls::{
     self as bls, BatchItem, Domain, Error as BlsError, GroupPublic, PartialSignature, PrivateKey,
     PublicKey, Round, Seed, Share, Signature, ValidatorSet,
+    dkg::{self, DkgOutput},
     domain::vote_message,
     round::{parent_round, round_bytes},
     seed::{derive, seed_message},
@@ -18,6 +19,7 @@ use cowboy_bls::{
 };
 use napi::{
     Env, JsValue, Status, Task,
+    bindgen_prelude::JsObjectValue,
     bindgen_prelude::{AsyncTask, BigInt, Buffer},
 };
 use napi_derive::napi;
@@ -33,7 +35,7 @@ impl AsRef<str> for BlsCode {
     }
 }
 
-type BlsResult<T> = napi::Result<T, BlsCode>;
+type Result<T> = napi::Result<T, BlsCode>;
 
 fn err(e: BlsError) -> napi::Error<BlsCode> {
     napi::Error::new(BlsCode(format!("ERR_BLS_{}", e.code())), e.to_string())
@@ -43,42 +45,45 @@ fn arg(code: &str, msg: impl ToString) -> napi::Error<BlsCode> {
     napi::Error::new(BlsCode(format!("ERR_BLS_{code}")), msg.to_string())
 }
 
-fn u64_of(name: &str, v: &BigInt) -> BlsResult<u64> {
+fn u64_of(name: &str, v: &BigInt) -> Result<u64> {
     if v.words.is_empty() {
         return Ok(0);
     }
     let (negative, value, lossless) = v.get_u64();
     if negative || !lossless {
-        return Err(arg("INVALID_ARGUMENT", format!("{name}: expected a u64 bigint")));
+        return Err(arg(
+            "INVALID_ARGUMENT",
+            format!("{name}: expected a u64 bigint"),
+        ));
     }
     Ok(value)
 }
 
-fn domain(tag: &str) -> BlsResult<Domain> {
+fn parse_domain(tag: &str) -> Result<Domain> {
     Domain::from_tag(tag).map_err(err)
 }
 
-fn round_of(epoch: &BigInt, view: &BigInt) -> BlsResult<Round> {
+fn round_of(epoch: &BigInt, view: &BigInt) -> Result<Round> {
     Ok(Round {
         epoch: u64_of("epoch", epoch)?,
         view: u64_of("view", view)?,
     })
 }
 
-fn sk(b: &[u8]) -> BlsResult<PrivateKey> {
+fn sk(b: &[u8]) -> Result<PrivateKey> {
     PrivateKey::from_bytes(b).map_err(err)
 }
 
-fn pk(b: &[u8]) -> BlsResult<PublicKey> {
+fn pk(b: &[u8]) -> Result<PublicKey> {
     PublicKey::from_bytes(b).map_err(err)
 }
 
-fn sig(b: &[u8]) -> BlsResult<Signature> {
+fn sig(b: &[u8]) -> Result<Signature> {
     Signature::from_bytes(b).map_err(err)
 }
 
 /// Maps "does not verify" to `false`, every other failure to an error.
-fn verified(r: bls::Result<()>) -> BlsResult<bool> {
+fn verified(r: bls::Result<()>) -> Result<bool> {
     match r {
         Ok(()) => Ok(true),
         Err(BlsError::VerificationFailed) => Ok(false),
@@ -96,31 +101,37 @@ fn reject<T>(env: &Env, e: BlsError) -> napi::Result<T> {
 /// A secret key (32 bytes) derived from at least 32 bytes of input key
 /// material (use `crypto.randomBytes(32)` for a fresh key).
 #[napi]
-pub fn bls_keygen(ikm: Buffer) -> BlsResult<Buffer> {
-    Ok(PrivateKey::from_ikm(&ikm).map_err(err)?.to_bytes().to_vec().into())
+pub fn bls_keygen(ikm: Buffer) -> Result<Buffer> {
+    Ok(PrivateKey::from_ikm(&ikm)
+        .map_err(err)?
+        .to_bytes()
+        .to_vec()
+        .into())
 }
 
 /// The 48-byte public key of a 32-byte secret key.
 #[napi]
-pub fn bls_public_key(secret_key: Buffer) -> BlsResult<Buffer> {
+pub fn bls_public_key(secret_key: Buffer) -> Result<Buffer> {
     Ok(sk(&secret_key)?.public_key().to_bytes().to_vec().into())
 }
 
 /// The namespace bytes of `domain` on chain `chainId`.
 #[napi]
-pub fn bls_namespace(domain_tag: String, chain_id: BigInt) -> BlsResult<Buffer> {
-    Ok(domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?).into())
+pub fn bls_namespace(domain: String, chain_id: BigInt) -> Result<Buffer> {
+    Ok(parse_domain(&domain)?
+        .namespace(u64_of("chainId", &chain_id)?)
+        .into())
 }
 
 /// Signs `message` in `domain` on chain `chainId` (96-byte signature).
 #[napi]
 pub fn bls_sign(
     secret_key: Buffer,
-    domain_tag: String,
+    domain: String,
     chain_id: BigInt,
     message: Buffer,
-) -> BlsResult<Buffer> {
-    let d = domain(&domain_tag)?;
+) -> Result<Buffer> {
+    let d = parse_domain(&domain)?;
     let s = sk(&secret_key)?.sign_in(d, u64_of("chainId", &chain_id)?, &message);
     Ok(s.to_bytes().to_vec().into())
 }
@@ -129,19 +140,19 @@ pub fn bls_sign(
 #[napi]
 pub fn bls_verify(
     public_key: Buffer,
-    domain_tag: String,
+    domain: String,
     chain_id: BigInt,
     message: Buffer,
     signature: Buffer,
-) -> BlsResult<bool> {
-    let d = domain(&domain_tag)?;
+) -> Result<bool> {
+    let d = parse_domain(&domain)?;
     let chain = u64_of("chainId", &chain_id)?;
     verified(pk(&public_key)?.verify_in(d, chain, &message, &sig(&signature)?))
 }
 
 /// Proof of possession of a secret key for validator registration on `chainId`.
 #[napi]
-pub fn bls_proof_of_possession(secret_key: Buffer, chain_id: BigInt) -> BlsResult<Buffer> {
+pub fn bls_proof_of_possession(secret_key: Buffer, chain_id: BigInt) -> Result<Buffer> {
     let p = sk(&secret_key)?.proof_of_possession(u64_of("chainId", &chain_id)?);
     Ok(p.to_bytes().to_vec().into())
 }
@@ -152,7 +163,7 @@ pub fn bls_verify_proof_of_possession(
     public_key: Buffer,
     chain_id: BigInt,
     proof: Buffer,
-) -> BlsResult<bool> {
+) -> Result<bool> {
     verified(
         pk(&public_key)?.verify_proof_of_possession(u64_of("chainId", &chain_id)?, &sig(&proof)?),
     )
@@ -160,8 +171,11 @@ pub fn bls_verify_proof_of_possession(
 
 /// Sums signatures into one aggregate signature (96 bytes).
 #[napi]
-pub fn bls_aggregate_signatures(signatures: Vec<Buffer>) -> BlsResult<Buffer> {
-    let sigs = signatures.iter().map(|s| sig(s)).collect::<BlsResult<Vec<_>>>()?;
+pub fn bls_aggregate_signatures(signatures: Vec<Buffer>) -> Result<Buffer> {
+    let sigs = signatures
+        .iter()
+        .map(|s| sig(s))
+        .collect::<Result<Vec<_>>>()?;
     let agg = bls::certificate::aggregate(&sigs).map_err(err)?;
     Ok(agg.to_bytes().to_vec().into())
 }
@@ -169,8 +183,11 @@ pub fn bls_aggregate_signatures(signatures: Vec<Buffer>) -> BlsResult<Buffer> {
 /// Sums public keys into one aggregate key (48 bytes). Only keys with
 /// verified proofs of possession may be aggregated for verification.
 #[napi]
-pub fn bls_aggregate_public_keys(public_keys: Vec<Buffer>) -> BlsResult<Buffer> {
-    let keys = public_keys.iter().map(|k| pk(k)).collect::<BlsResult<Vec<_>>>()?;
+pub fn bls_aggregate_public_keys(public_keys: Vec<Buffer>) -> Result<Buffer> {
+    let keys = public_keys
+        .iter()
+        .map(|k| pk(k))
+        .collect::<Result<Vec<_>>>()?;
     let agg = bls::certificate::aggregate_keys(&keys).map_err(err)?;
     Ok(agg.to_bytes().to_vec().into())
 }
@@ -182,7 +199,7 @@ pub fn bls_vote_message(
     height: BigInt,
     epoch: BigInt,
     view: BigInt,
-) -> BlsResult<Buffer> {
+) -> Result<Buffer> {
     let hash: [u8; 32] = block_hash.as_ref().try_into().map_err(|_| {
         err(BlsError::InvalidLength {
             what: "blockHash",
@@ -195,7 +212,7 @@ pub fn bls_vote_message(
 
 /// Canonical bytes of `Round(epoch, view)` (also the seed and nullify message).
 #[napi]
-pub fn bls_round_bytes(epoch: BigInt, view: BigInt) -> BlsResult<Buffer> {
+pub fn bls_round_bytes(epoch: BigInt, view: BigInt) -> Result<Buffer> {
     Ok(round_bytes(&round_of(&epoch, &view)?).into())
 }
 
@@ -216,7 +233,7 @@ pub fn bls_parent_round(
     epoch: BigInt,
     view: BigInt,
     last_view_of_previous_epoch: Option<BigInt>,
-) -> BlsResult<BlsRound> {
+) -> Result<BlsRound> {
     let last = match &last_view_of_previous_epoch {
         Some(v) => Some(u64_of("lastViewOfPreviousEpoch", v)?),
         None => None,
@@ -243,16 +260,20 @@ pub struct BlsBatchItem {
     pub signature: Buffer,
 }
 
+/// One owned batch item: public key, namespace, message, signature bytes.
+type RawItem = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
 /// Owned copy of a batch, decoded and verified off the JS thread.
+#[derive(Debug)]
 pub struct BatchTask {
-    raw: Vec<(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)>,
+    raw: Vec<RawItem>,
 }
 
-fn own_batch(items: &[BlsBatchItem]) -> BlsResult<BatchTask> {
+fn own_batch(items: &[BlsBatchItem]) -> Result<BatchTask> {
     let raw = items
         .iter()
         .map(|i| {
-            let ns = domain(&i.domain)?.namespace(u64_of("chainId", &i.chain_id)?);
+            let ns = parse_domain(&i.domain)?.namespace(u64_of("chainId", &i.chain_id)?);
             Ok((
                 i.public_key.to_vec(),
                 ns,
@@ -260,7 +281,7 @@ fn own_batch(items: &[BlsBatchItem]) -> BlsResult<BatchTask> {
                 i.signature.to_vec(),
             ))
         })
-        .collect::<BlsResult<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     Ok(BatchTask { raw })
 }
 
@@ -287,7 +308,10 @@ impl BatchTask {
                 signature: &sigs[i],
             })
             .collect();
-        Ok(bls::find_invalid(&items).into_iter().map(|i| i as u32).collect())
+        Ok(bls::find_invalid(&items)
+            .into_iter()
+            .map(|i| i as u32)
+            .collect())
     }
 }
 
@@ -307,13 +331,13 @@ impl Task for BatchTask {
 /// Verifies every item; returns the indices of the invalid ones (empty: all
 /// valid). Throws on malformed keys or signatures.
 #[napi]
-pub fn bls_batch_verify(items: Vec<BlsBatchItem>) -> BlsResult<Vec<u32>> {
+pub fn bls_batch_verify(items: Vec<BlsBatchItem>) -> Result<Vec<u32>> {
     own_batch(&items)?.run().map_err(err)
 }
 
-/// [`bls_batch_verify`] on the libuv thread pool.
+/// `blsBatchVerify` on the libuv thread pool.
 #[napi(ts_return_type = "Promise<number[]>")]
-pub fn bls_batch_verify_async(items: Vec<BlsBatchItem>) -> BlsResult<AsyncTask<BatchTask>> {
+pub fn bls_batch_verify_async(items: Vec<BlsBatchItem>) -> Result<AsyncTask<BatchTask>> {
     Ok(AsyncTask::new(own_batch(&items)?))
 }
 
@@ -326,8 +350,18 @@ pub struct BlsCertificate {
     pub signature: Buffer,
 }
 
+impl std::fmt::Debug for BlsCertificate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlsCertificate")
+            .field("bitmap", &self.bitmap.as_ref())
+            .field("signature", &self.signature.as_ref())
+            .finish()
+    }
+}
+
 /// An epoch's validator set (keys decoded and checked once).
 #[napi]
+#[derive(Debug)]
 pub struct BlsValidatorSet {
     inner: Arc<ValidatorSet>,
 }
@@ -337,8 +371,11 @@ impl BlsValidatorSet {
     /// A set of keys whose proofs of possession were verified at registration.
     /// Rejects duplicates and malformed keys.
     #[napi(constructor)]
-    pub fn new(public_keys: Vec<Buffer>) -> BlsResult<Self> {
-        let keys = public_keys.iter().map(|k| pk(k)).collect::<BlsResult<Vec<_>>>()?;
+    pub fn new(public_keys: Vec<Buffer>) -> Result<Self> {
+        let keys = public_keys
+            .iter()
+            .map(|k| pk(k))
+            .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             inner: Arc::new(ValidatorSet::new(keys).map_err(err)?),
         })
@@ -350,7 +387,7 @@ impl BlsValidatorSet {
         chain_id: BigInt,
         public_keys: Vec<Buffer>,
         proofs: Vec<Buffer>,
-    ) -> BlsResult<Self> {
+    ) -> Result<Self> {
         if public_keys.len() != proofs.len() {
             return Err(err(BlsError::LengthMismatch("publicKeys / proofs")));
         }
@@ -358,9 +395,9 @@ impl BlsValidatorSet {
             .iter()
             .zip(proofs.iter())
             .map(|(k, p)| Ok((pk(k)?, sig(p)?)))
-            .collect::<BlsResult<Vec<_>>>()?;
-        let set = ValidatorSet::from_registrations(u64_of("chainId", &chain_id)?, &regs)
-            .map_err(err)?;
+            .collect::<Result<Vec<_>>>()?;
+        let set =
+            ValidatorSet::from_registrations(u64_of("chainId", &chain_id)?, &regs).map_err(err)?;
         Ok(Self {
             inner: Arc::new(set),
         })
@@ -381,7 +418,7 @@ impl BlsValidatorSet {
     /// Assembles a certificate from verified votes (`indices[i]` signed
     /// `signatures[i]`).
     #[napi]
-    pub fn assemble(&self, indices: Vec<u32>, signatures: Vec<Buffer>) -> BlsResult<BlsCertificate> {
+    pub fn assemble(&self, indices: Vec<u32>, signatures: Vec<Buffer>) -> Result<BlsCertificate> {
         if indices.len() != signatures.len() {
             return Err(err(BlsError::LengthMismatch("indices / signatures")));
         }
@@ -389,11 +426,60 @@ impl BlsValidatorSet {
             .into_iter()
             .zip(signatures.iter())
             .map(|(i, s)| Ok((i, sig(s)?)))
-            .collect::<BlsResult<Vec<_>>>()?;
+            .collect::<Result<Vec<_>>>()?;
         let (bitmap, agg) = self.inner.assemble(&votes).map_err(err)?;
         Ok(BlsCertificate {
             bitmap: bitmap.as_bytes().to_vec().into(),
             signature: agg.to_bytes().to_vec().into(),
+        })
+    }
+
+    /// Verifies votes over one `message` in `domain` by validators
+    /// `indices[i]` (signature `signatures[i]`); returns the positions of the
+    /// invalid votes (empty: all valid). Keys come from the set (decoded once).
+    #[napi]
+    pub fn verify_votes(
+        &self,
+        domain: String,
+        chain_id: BigInt,
+        message: Buffer,
+        indices: Vec<u32>,
+        signatures: Vec<Buffer>,
+    ) -> Result<Vec<u32>> {
+        self.votes_task(domain, chain_id, message, indices, signatures)?
+            .run()
+            .map_err(err)
+    }
+
+    /// `verifyVotes` on the libuv thread pool.
+    #[napi(ts_return_type = "Promise<number[]>")]
+    pub fn verify_votes_async(
+        &self,
+        domain: String,
+        chain_id: BigInt,
+        message: Buffer,
+        indices: Vec<u32>,
+        signatures: Vec<Buffer>,
+    ) -> Result<AsyncTask<VotesTask>> {
+        Ok(AsyncTask::new(self.votes_task(
+            domain, chain_id, message, indices, signatures,
+        )?))
+    }
+
+    fn votes_task(
+        &self,
+        domain: String,
+        chain_id: BigInt,
+        message: Buffer,
+        indices: Vec<u32>,
+        signatures: Vec<Buffer>,
+    ) -> Result<VotesTask> {
+        Ok(VotesTask {
+            set: Arc::clone(&self.inner),
+            ns: parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?),
+            message: message.to_vec(),
+            indices,
+            signatures: signatures.iter().map(|s| s.to_vec()).collect(),
         })
     }
 
@@ -402,30 +488,30 @@ impl BlsValidatorSet {
     #[napi]
     pub fn verify_certificate(
         &self,
-        domain_tag: String,
+        domain: String,
         chain_id: BigInt,
         message: Buffer,
         bitmap: Buffer,
         signature: Buffer,
-    ) -> BlsResult<bool> {
-        let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    ) -> Result<bool> {
+        let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
         verified(
             self.inner
                 .verify_certificate(&ns, &message, &bitmap, &sig(&signature)?),
         )
     }
 
-    /// [`Self::verify_certificate`] on the libuv thread pool.
+    /// `verifyCertificate` on the libuv thread pool.
     #[napi(ts_return_type = "Promise<boolean>")]
     pub fn verify_certificate_async(
         &self,
-        domain_tag: String,
+        domain: String,
         chain_id: BigInt,
         message: Buffer,
         bitmap: Buffer,
         signature: Buffer,
-    ) -> BlsResult<AsyncTask<CertificateTask>> {
-        let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    ) -> Result<AsyncTask<CertificateTask>> {
+        let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
         Ok(AsyncTask::new(CertificateTask {
             set: Arc::clone(&self.inner),
             ns,
@@ -436,7 +522,66 @@ impl BlsValidatorSet {
     }
 }
 
+/// Off-thread verification of votes by members of a validator set.
+#[derive(Debug)]
+pub struct VotesTask {
+    set: Arc<ValidatorSet>,
+    ns: Vec<u8>,
+    message: Vec<u8>,
+    indices: Vec<u32>,
+    signatures: Vec<Vec<u8>>,
+}
+
+impl VotesTask {
+    fn run(&self) -> bls::Result<Vec<u32>> {
+        if self.indices.len() != self.signatures.len() {
+            return Err(BlsError::LengthMismatch("indices / signatures"));
+        }
+        let keys = self.set.keys();
+        let sigs = self
+            .signatures
+            .iter()
+            .map(|s| Signature::from_bytes(s))
+            .collect::<bls::Result<Vec<_>>>()?;
+        let items = self
+            .indices
+            .iter()
+            .zip(sigs.iter())
+            .map(|(&i, signature)| {
+                let public_key = keys.get(i as usize).ok_or(BlsError::SignerOutOfRange {
+                    index: i,
+                    validators: keys.len(),
+                })?;
+                Ok(BatchItem {
+                    public_key,
+                    namespace: &self.ns,
+                    message: &self.message,
+                    signature,
+                })
+            })
+            .collect::<bls::Result<Vec<_>>>()?;
+        Ok(bls::find_invalid(&items)
+            .into_iter()
+            .map(|i| i as u32)
+            .collect())
+    }
+}
+
+impl Task for VotesTask {
+    type Output = bls::Result<Vec<u32>>;
+    type JsValue = Vec<u32>;
+
+    fn compute(&mut self) -> napi::Result<Self::Output> {
+        Ok(self.run())
+    }
+
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
+        output.or_else(|e| reject(&env, e))
+    }
+}
+
 /// Off-thread certificate verification.
+#[derive(Debug)]
 pub struct CertificateTask {
     set: Arc<ValidatorSet>,
     ns: Vec<u8>,
@@ -482,7 +627,7 @@ pub struct BlsDealing {
 /// `n - (n - 1) / 3`, derived deterministically from `seed` (at least 32
 /// bytes; keep it secret). Real networks use the DKG.
 #[napi]
-pub fn bls_threshold_deal(seed: Buffer, n: u32) -> BlsResult<BlsDealing> {
+pub fn bls_threshold_deal(seed: Buffer, n: u32) -> Result<BlsDealing> {
     let (group, shares) = threshold::deal_from_seed(&seed, n).map_err(err)?;
     Ok(BlsDealing {
         group: group.to_bytes().into(),
@@ -494,12 +639,12 @@ pub fn bls_threshold_deal(seed: Buffer, n: u32) -> BlsResult<BlsDealing> {
 #[napi]
 pub fn bls_partial_sign(
     share: Buffer,
-    domain_tag: String,
+    domain: String,
     chain_id: BigInt,
     message: Buffer,
-) -> BlsResult<Buffer> {
+) -> Result<Buffer> {
     let s = Share::from_bytes(&share).map_err(err)?;
-    let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
     Ok(s.sign(&ns, &message).to_bytes().into())
 }
 
@@ -510,9 +655,10 @@ pub fn bls_seed_partial_sign(
     chain_id: BigInt,
     epoch: BigInt,
     view: BigInt,
-) -> BlsResult<Buffer> {
+) -> Result<Buffer> {
     let s = Share::from_bytes(&share).map_err(err)?;
-    let p = bls::seed::sign_seed_partial(&s, u64_of("chainId", &chain_id)?, &round_of(&epoch, &view)?);
+    let p =
+        bls::seed::sign_seed_partial(&s, u64_of("chainId", &chain_id)?, &round_of(&epoch, &view)?);
     Ok(p.to_bytes().into())
 }
 
@@ -529,7 +675,7 @@ pub struct BlsSeed {
 
 /// Decodes seed bytes (`Round ‖ signature`); does not verify.
 #[napi]
-pub fn bls_seed_decode(seed: Buffer) -> BlsResult<BlsSeed> {
+pub fn bls_seed_decode(seed: Buffer) -> Result<BlsSeed> {
     let s = Seed::from_bytes(&seed).map_err(err)?;
     Ok(BlsSeed {
         epoch: BigInt::from(s.round.epoch),
@@ -540,21 +686,21 @@ pub fn bls_seed_decode(seed: Buffer) -> BlsResult<BlsSeed> {
 
 /// Verifies seed bytes against the epoch's group public key (48 bytes).
 #[napi]
-pub fn bls_seed_verify(seed: Buffer, chain_id: BigInt, group_public_key: Buffer) -> BlsResult<bool> {
+pub fn bls_seed_verify(seed: Buffer, chain_id: BigInt, group_public_key: Buffer) -> Result<bool> {
     let s = Seed::from_bytes(&seed).map_err(err)?;
     verified(s.verify(u64_of("chainId", &chain_id)?, &pk(&group_public_key)?))
 }
 
 /// The seed message of `Round(epoch, view)`.
 #[napi]
-pub fn bls_seed_message(epoch: BigInt, view: BigInt) -> BlsResult<Buffer> {
+pub fn bls_seed_message(epoch: BigInt, view: BigInt) -> Result<Buffer> {
     Ok(seed_message(&round_of(&epoch, &view)?).into())
 }
 
 /// `HKDF(R, label)`: HKDF-SHA256, salt `"cowboy-v1/beacon-hkdf"`, IKM = the
 /// seed's 96-byte signature, info = `label`, `length` bytes (1..=8160).
 #[napi]
-pub fn bls_seed_derive(seed_signature: Buffer, label: Buffer, length: u32) -> BlsResult<Buffer> {
+pub fn bls_seed_derive(seed_signature: Buffer, label: Buffer, length: u32) -> Result<Buffer> {
     Ok(derive(&sig(&seed_signature)?, &label, length as usize)
         .map_err(err)?
         .into())
@@ -562,11 +708,12 @@ pub fn bls_seed_derive(seed_signature: Buffer, label: Buffer, length: u32) -> Bl
 
 /// The public side of a sharing: group key, threshold, partial keys, recovery.
 #[napi]
+#[derive(Debug)]
 pub struct BlsGroup {
     inner: Arc<GroupPublic>,
 }
 
-fn partials(list: &[Buffer]) -> BlsResult<Vec<PartialSignature>> {
+fn partials(list: &[Buffer]) -> Result<Vec<PartialSignature>> {
     list.iter()
         .map(|p| PartialSignature::from_bytes(p).map_err(err))
         .collect()
@@ -576,7 +723,7 @@ fn partials(list: &[Buffer]) -> BlsResult<Vec<PartialSignature>> {
 impl BlsGroup {
     /// Decodes group bytes (from `blsThresholdDeal` or a DKG output).
     #[napi(constructor)]
-    pub fn new(bytes: Buffer) -> BlsResult<Self> {
+    pub fn new(bytes: Buffer) -> Result<Self> {
         let g = GroupPublic::from_bytes(&bytes).map_err(err)?;
         g.precompute();
         Ok(Self { inner: Arc::new(g) })
@@ -602,7 +749,7 @@ impl BlsGroup {
 
     /// Public key of participant `index`'s share.
     #[napi]
-    pub fn partial_public_key(&self, index: u32) -> BlsResult<Buffer> {
+    pub fn partial_public_key(&self, index: u32) -> Result<Buffer> {
         Ok(self
             .inner
             .partial_public_key(index)
@@ -616,12 +763,12 @@ impl BlsGroup {
     #[napi]
     pub fn verify_partial(
         &self,
-        domain_tag: String,
+        domain: String,
         chain_id: BigInt,
         message: Buffer,
         partial: Buffer,
-    ) -> BlsResult<bool> {
-        let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    ) -> Result<bool> {
+        let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
         let p = PartialSignature::from_bytes(&partial).map_err(err)?;
         verified(threshold::verify_partial(&self.inner, &ns, &message, &p))
     }
@@ -630,23 +777,25 @@ impl BlsGroup {
     #[napi]
     pub fn find_invalid_partials(
         &self,
-        domain_tag: String,
+        domain: String,
         chain_id: BigInt,
         message: Buffer,
         partials_bytes: Vec<Buffer>,
-    ) -> BlsResult<Vec<u32>> {
-        let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    ) -> Result<Vec<u32>> {
+        let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
         let ps = partials(&partials_bytes)?;
-        Ok(threshold::find_invalid_partials(&self.inner, &ns, &message, &ps)
-            .into_iter()
-            .map(|i| i as u32)
-            .collect())
+        Ok(
+            threshold::find_invalid_partials(&self.inner, &ns, &message, &ps)
+                .into_iter()
+                .map(|i| i as u32)
+                .collect(),
+        )
     }
 
     /// Recovers the threshold signature from at least `threshold` partials
     /// (not verified; use `recoverVerifiedAsync` for untrusted partials).
     #[napi]
-    pub fn recover(&self, partials_bytes: Vec<Buffer>) -> BlsResult<Buffer> {
+    pub fn recover(&self, partials_bytes: Vec<Buffer>) -> Result<Buffer> {
         let ps = partials(&partials_bytes)?;
         Ok(threshold::recover(&self.inner, &ps)
             .map_err(err)?
@@ -660,12 +809,12 @@ impl BlsGroup {
     #[napi(ts_return_type = "Promise<Buffer>")]
     pub fn recover_verified_async(
         &self,
-        domain_tag: String,
+        domain: String,
         chain_id: BigInt,
         message: Buffer,
         partials_bytes: Vec<Buffer>,
-    ) -> BlsResult<AsyncTask<RecoverTask>> {
-        let ns = domain(&domain_tag)?.namespace(u64_of("chainId", &chain_id)?);
+    ) -> Result<AsyncTask<RecoverTask>> {
+        let ns = parse_domain(&domain)?.namespace(u64_of("chainId", &chain_id)?);
         Ok(AsyncTask::new(RecoverTask {
             group: Arc::clone(&self.inner),
             ns,
@@ -684,7 +833,7 @@ impl BlsGroup {
         epoch: BigInt,
         view: BigInt,
         partials_bytes: Vec<Buffer>,
-    ) -> BlsResult<AsyncTask<RecoverTask>> {
+    ) -> Result<AsyncTask<RecoverTask>> {
         let round = round_of(&epoch, &view)?;
         Ok(AsyncTask::new(RecoverTask {
             group: Arc::clone(&self.inner),
@@ -697,6 +846,7 @@ impl BlsGroup {
 }
 
 /// Off-thread recovery (signature, or seed when `seed_round` is set).
+#[derive(Debug)]
 pub struct RecoverTask {
     group: Arc<GroupPublic>,
     ns: Vec<u8>,
@@ -732,4 +882,314 @@ impl Task for RecoverTask {
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Self::JsValue> {
         output.map(Buffer::from).or_else(|e| reject(&env, e))
     }
+}
+
+fn dkg_info(
+    chain_id: &BigInt,
+    round: &BigInt,
+    previous_output: Option<&Buffer>,
+    dealers: &[Buffer],
+    players: &[Buffer],
+) -> Result<dkg::Info> {
+    let previous = match previous_output {
+        Some(b) => Some(DkgOutput::from_bytes(b).map_err(err)?),
+        None => None,
+    };
+    let dealers = dealers.iter().map(|k| pk(k)).collect::<Result<Vec<_>>>()?;
+    let players = players.iter().map(|k| pk(k)).collect::<Result<Vec<_>>>()?;
+    dkg::info(
+        u64_of("chainId", chain_id)?,
+        u64_of("round", round)?,
+        previous.as_ref(),
+        &dealers,
+        &players,
+    )
+    .map_err(err)
+}
+
+fn agreed_logs(info: &dkg::Info, logs: &[Buffer]) -> Result<dkg::Logs> {
+    let signed = logs
+        .iter()
+        .map(|b| dkg::decode_signed_dealer_log(b).map_err(err))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(dkg::collect_logs(info, signed))
+}
+
+/// `Debug` for bindings objects that carry `Buffer`s (which have no `Debug`):
+/// the type name only, never the bytes (shares are secret).
+macro_rules! opaque_debug {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Debug for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(stringify!($t))
+            }
+        }
+    )*};
+}
+
+opaque_debug!(BlsDkgPrivateMessage, BlsDkgResult);
+
+/// A private dealing addressed to one player.
+#[napi(object)]
+pub struct BlsDkgPrivateMessage {
+    /// The player's 48-byte public key.
+    pub player: Buffer,
+    /// The dealing (send it privately and authenticated to `player`).
+    pub message: Buffer,
+}
+
+/// A dealer of one DKG / resharing ceremony (see docs/bls.md §6).
+#[napi]
+pub struct BlsDkgDealer {
+    inner: Option<dkg::Dealer>,
+    public_message: Vec<u8>,
+    private_messages: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl std::fmt::Debug for BlsDkgDealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlsDkgDealer")
+            .field("finalized", &self.inner.is_none())
+            .finish()
+    }
+}
+
+#[napi]
+impl BlsDkgDealer {
+    /// Starts dealing in ceremony `round` on `chainId`. `previousOutput` and
+    /// `previousShare` are given when resharing; `randomness` is 32 fresh
+    /// secret bytes (`crypto.randomBytes(32)`).
+    #[napi(constructor)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        chain_id: BigInt,
+        round: BigInt,
+        previous_output: Option<Buffer>,
+        dealers: Vec<Buffer>,
+        players: Vec<Buffer>,
+        secret_key: Buffer,
+        previous_share: Option<Buffer>,
+        randomness: Buffer,
+    ) -> Result<Self> {
+        let info = dkg_info(
+            &chain_id,
+            &round,
+            previous_output.as_ref(),
+            &dealers,
+            &players,
+        )?;
+        let share = match &previous_share {
+            Some(b) => Some(Share::from_bytes(b).map_err(err)?),
+            None => None,
+        };
+        let mut rng = dkg::seeded_rng(&randomness).map_err(err)?;
+        let (dealer, public, private) =
+            dkg::start_dealer(&mut rng, &info, &sk(&secret_key)?, share.as_ref()).map_err(err)?;
+        Ok(Self {
+            inner: Some(dealer),
+            public_message: dkg::encode_message(&public),
+            private_messages: private
+                .into_iter()
+                .map(|(p, m)| (p.to_bytes().to_vec(), dkg::encode_message(&m)))
+                .collect(),
+        })
+    }
+
+    /// The public commitment to broadcast to every player.
+    #[napi(getter)]
+    pub fn public_message(&self) -> Buffer {
+        self.public_message.clone().into()
+    }
+
+    /// The private dealings, one per player.
+    #[napi]
+    pub fn private_messages(&self) -> Vec<BlsDkgPrivateMessage> {
+        self.private_messages
+            .iter()
+            .map(|(p, m)| BlsDkgPrivateMessage {
+                player: p.clone().into(),
+                message: m.clone().into(),
+            })
+            .collect()
+    }
+
+    /// Records a player's acknowledgement.
+    #[napi]
+    pub fn receive_ack(&mut self, player: Buffer, ack: Buffer) -> Result<()> {
+        let dealer = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| err(BlsError::Dkg("dealer already finalized".into())))?;
+        let ack = dkg::decode_player_ack(&ack).map_err(err)?;
+        dkg::receive_ack(dealer, &pk(&player)?, ack).map_err(err)
+    }
+
+    /// Ends dealing: the signed log to publish (acks, or reveals for players
+    /// that did not acknowledge). The dealer cannot be used afterwards.
+    #[napi]
+    pub fn finalize(&mut self) -> Result<Buffer> {
+        let dealer = self
+            .inner
+            .take()
+            .ok_or_else(|| err(BlsError::Dkg("dealer already finalized".into())))?;
+        Ok(dkg::encode_message(&dkg::finalize_dealer(dealer)).into())
+    }
+}
+
+/// A player of one DKG / resharing ceremony.
+#[napi]
+pub struct BlsDkgPlayer {
+    inner: Option<dkg::Player>,
+    info: dkg::Info,
+}
+
+impl std::fmt::Debug for BlsDkgPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlsDkgPlayer")
+            .field("finalized", &self.inner.is_none())
+            .finish()
+    }
+}
+
+/// A player's result of a ceremony.
+#[napi(object)]
+pub struct BlsDkgResult {
+    /// The public output (`DkgOutput` bytes; the next resharing's `previousOutput`).
+    pub output: Buffer,
+    /// The group public polynomial (`BlsGroup` bytes).
+    pub group: Buffer,
+    /// This player's secret share (`null` for observers).
+    pub share: Option<Buffer>,
+}
+
+#[napi]
+impl BlsDkgPlayer {
+    /// Joins ceremony `round` on `chainId` as the player holding `secretKey`.
+    #[napi(constructor)]
+    pub fn new(
+        chain_id: BigInt,
+        round: BigInt,
+        previous_output: Option<Buffer>,
+        dealers: Vec<Buffer>,
+        players: Vec<Buffer>,
+        secret_key: Buffer,
+    ) -> Result<Self> {
+        let info = dkg_info(
+            &chain_id,
+            &round,
+            previous_output.as_ref(),
+            &dealers,
+            &players,
+        )?;
+        let player = dkg::new_player(&info, &sk(&secret_key)?).map_err(err)?;
+        Ok(Self {
+            inner: Some(player),
+            info,
+        })
+    }
+
+    /// Checks a dealer's messages; returns the acknowledgement to send back,
+    /// or `null` if this dealer was already processed. Throws `ERR_BLS_DKG`
+    /// for an invalid dealing.
+    #[napi]
+    pub fn dealer_message(
+        &mut self,
+        dealer: Buffer,
+        public_message: Buffer,
+        private_message: Buffer,
+    ) -> Result<Option<Buffer>> {
+        let player = self
+            .inner
+            .as_mut()
+            .ok_or_else(|| err(BlsError::Dkg("player already finalized".into())))?;
+        let public = dkg::decode_dealer_pub_msg(&public_message).map_err(err)?;
+        let private = dkg::decode_dealer_priv_msg(&private_message).map_err(err)?;
+        let ack = dkg::receive_dealing(player, &pk(&dealer)?, public, private).map_err(err)?;
+        Ok(ack.map(|a| dkg::encode_message(&a).into()))
+    }
+
+    /// Ends the ceremony with the agreed signed dealer logs (invalid logs are
+    /// skipped): this player's share and the public output. `randomness`: 32
+    /// bytes (used only for batch-verification weights).
+    #[napi]
+    pub fn finalize(
+        &mut self,
+        signed_logs: Vec<Buffer>,
+        randomness: Buffer,
+    ) -> Result<BlsDkgResult> {
+        let player = self
+            .inner
+            .take()
+            .ok_or_else(|| err(BlsError::Dkg("player already finalized".into())))?;
+        let logs = agreed_logs(&self.info, &signed_logs)?;
+        let mut rng = dkg::seeded_rng(&randomness).map_err(err)?;
+        let (output, share) = dkg::finalize_player(&mut rng, player, logs).map_err(err)?;
+        Ok(BlsDkgResult {
+            output: output.to_bytes().into(),
+            group: output.group().to_bytes().into(),
+            share: Some(share.to_bytes().into()),
+        })
+    }
+}
+
+/// An observer's view of a ceremony: the public output from the agreed
+/// signed dealer logs.
+#[napi]
+#[allow(clippy::too_many_arguments)]
+pub fn bls_dkg_observe(
+    chain_id: BigInt,
+    round: BigInt,
+    previous_output: Option<Buffer>,
+    dealers: Vec<Buffer>,
+    players: Vec<Buffer>,
+    signed_logs_bytes: Vec<Buffer>,
+    randomness: Buffer,
+) -> Result<BlsDkgResult> {
+    let info = dkg_info(
+        &chain_id,
+        &round,
+        previous_output.as_ref(),
+        &dealers,
+        &players,
+    )?;
+    let logs = agreed_logs(&info, &signed_logs_bytes)?;
+    let mut rng = dkg::seeded_rng(&randomness).map_err(err)?;
+    let output = dkg::observe(&mut rng, logs).map_err(err)?;
+    Ok(BlsDkgResult {
+        output: output.to_bytes().into(),
+        group: output.group().to_bytes().into(),
+        share: None,
+    })
+}
+
+/// Output of the trusted dealer for named players.
+#[napi(object)]
+pub struct BlsPlayersDealing {
+    /// The public output (`DkgOutput` bytes), reshareable by a later DKG.
+    pub output: Buffer,
+    /// The group public polynomial (`BlsGroup` bytes).
+    pub group: Buffer,
+    /// Players in share-index order (sorted by key bytes).
+    pub players: Vec<Buffer>,
+    /// `shares[i]` belongs to `players[i]`.
+    pub shares: Vec<Buffer>,
+}
+
+/// Trusted dealer for named players (devnet / test-network genesis), derived
+/// from a secret `seed` of at least 32 bytes. Its output can be reshared by a
+/// real DKG later.
+#[napi]
+pub fn bls_dkg_deal(players: Vec<Buffer>, seed: Buffer) -> Result<BlsPlayersDealing> {
+    let keys = players.iter().map(|k| pk(k)).collect::<Result<Vec<_>>>()?;
+    let mut rng = dkg::seeded_rng(&seed).map_err(err)?;
+    let (output, shares) = dkg::deal_for_players(&mut rng, &keys).map_err(err)?;
+    Ok(BlsPlayersDealing {
+        output: output.to_bytes().into(),
+        group: output.group().to_bytes().into(),
+        players: shares
+            .iter()
+            .map(|(k, _)| k.to_bytes().to_vec().into())
+            .collect(),
+        shares: shares.iter().map(|(_, s)| s.to_bytes().into()).collect(),
+    })
 }

@@ -8,6 +8,7 @@ use napi_derive::napi;
 
 /// Options of [`pvm_run`].
 #[napi(object)]
+#[derive(Debug)]
 pub struct PvmRunOptions {
     /// Cycle budget (default: the PVM's default limit). Must be a non-negative safe integer.
     pub cycles_limit: Option<f64>,
@@ -15,6 +16,7 @@ pub struct PvmRunOptions {
 
 /// An uncaught error of a PVM run.
 #[napi(object)]
+#[derive(Debug)]
 pub struct PvmError {
     /// exception type name, e.g. `ZeroDivisionError`, `OutOfCycles`
     #[napi(js_name = "type")]
@@ -27,6 +29,7 @@ pub struct PvmError {
 
 /// The outcome of a PVM run.
 #[napi(object)]
+#[derive(Debug)]
 pub struct PvmRunOutcome {
     /// everything the program printed
     pub stdout: String,

@@ -10,3 +10,14 @@ export class CliError extends Error {
     this.exitCode = exitCode;
   }
 }
+
+/** Ends the command with `exitCode` after it has already reported the outcome itself (nothing more is printed). */
+export class CliExit extends Error {
+  readonly exitCode: number;
+
+  constructor(exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = "CliExit";
+    this.exitCode = exitCode;
+  }
+}

@@ -8,7 +8,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands/index.ts";
-import { CliError } from "./errors.ts";
+import { CliError, CliExit } from "./errors.ts";
 
 export function buildProgram(): Command {
   const program = new Command("cowboy")
@@ -31,6 +31,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // help and version end here with exit code 0; usage errors with 1.
       return err.exitCode;
     }
+    if (err instanceof CliExit) return err.exitCode;
     if (err instanceof CliError) {
       process.stderr.write(`cowboy: ${err.code}: ${err.message}\n`);
       return err.exitCode;

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { CliError } from "../errors.ts";
+import { CliError, CliExit } from "../errors.ts";
 import { loadNative } from "../native.ts";
 
 /** Default cycle budget of `pvm run`: the per-block hard cap (spec 01 §4.3). */
@@ -33,27 +33,21 @@ export function registerPvm(program: Command): void {
         throw new CliError("ERR_FILE", `cannot read ${file}: ${(err as Error).message}`);
       }
       const outcome = loadNative().pvmRun(source, file, { cyclesLimit: limit });
+      const failure = outcome.error ?? null; // the addon gives undefined for "no error"
       if (opts.json) {
-        const error =
-          outcome.error === null ? null : { type: outcome.error.type, message: outcome.error.message };
+        const error = failure === null ? null : { type: failure.type, message: failure.message };
         process.stdout.write(
           `${JSON.stringify({ stdout: outcome.stdout, error, cycles: outcome.cycles, cells: outcome.cells })}\n`,
         );
       } else {
         process.stdout.write(outcome.stdout);
-        if (outcome.error !== null) {
-          const lines = [
-            "Traceback (most recent call last):",
-            ...outcome.error.traceback.map((l) => `  ${l}`),
-          ];
-          const last =
-            outcome.error.message === ""
-              ? outcome.error.type
-              : `${outcome.error.type}: ${outcome.error.message}`;
+        if (failure !== null) {
+          const lines = ["Traceback (most recent call last):", ...failure.traceback.map((l) => `  ${l}`)];
+          const last = failure.message === "" ? failure.type : `${failure.type}: ${failure.message}`;
           process.stderr.write(`${[...lines, last].join("\n")}\n`);
         }
       }
-      if (outcome.error !== null) process.exitCode = 1;
+      if (failure !== null) throw new CliExit(1);
     });
 }
 
