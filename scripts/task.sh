@@ -12,7 +12,10 @@ ensure_node "$ROOT"
 install_deps() {
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
     echo "cowboy: installing npm dependencies" >&2
-    npm ci --no-audit --no-fund --loglevel=error
+    # `npm install` rather than `npm ci`: it follows package-lock.json just the same, but
+    # tolerates optional platform packages (e.g. biome's android builds) that the
+    # registry does not serve, which `npm ci` treats as a lock mismatch.
+    npm install --no-audit --no-fund --loglevel=error
   fi
 }
 
