@@ -30,7 +30,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let limits = pvm_core::Limits { cycles, ..pvm_core::Limits::default() };
+    let limits = pvm_core::Limits {
+        cycles,
+        ..pvm_core::Limits::default()
+    };
     let out = pvm_core::run_program(&source, &path, &limits);
     print!("{}", out.stdout);
     if let Some(e) = out.error {

@@ -9,7 +9,6 @@ use std::rc::Rc;
 const FORBIDDEN_ATTRS: &[&str] = &[
     "__code__",
     "__globals__",
-    "__closure__",
     "__builtins__",
     "__subclasses__",
     "gi_frame",
@@ -29,15 +28,80 @@ const FORBIDDEN_ATTRS: &[&str] = &[
     "__mro_entries__",
 ];
 
+/// `super().__getitem__` style access to the dunders of a native payload.
+fn native_dunder_attr(n: &Value, name: &str) -> Option<Value> {
+    let known = [
+        "__getitem__",
+        "__setitem__",
+        "__delitem__",
+        "__len__",
+        "__contains__",
+        "__iter__",
+        "__repr__",
+        "__str__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+        "__add__",
+        "__mul__",
+        "__hash__",
+    ];
+    let k = known.iter().find(|k| **k == name)?;
+    Some(Value::Builtin(Rc::new(Builtin {
+        kind: BuiltinKind::Method(k),
+        recv: Some(n.clone()),
+    })))
+}
+
+/// Cheap pre-filter, then exact match against [`FORBIDDEN_ATTRS`].
+#[inline]
+fn is_forbidden(name: &str) -> bool {
+    let b = name.as_bytes();
+    let candidate = b.len() >= 6 && (name.starts_with("__") || b[1] == b'_' || b[2] == b'_');
+    candidate && FORBIDDEN_ATTRS.contains(&name)
+}
+
+/// Built-in `object` / `BaseException` dunders reachable through `super()` or the class.
+pub fn object_dunder(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "__init__" => "__object_init__",
+        "__str__" => "__object_str__",
+        "__repr__" => "__object_repr__",
+        "__setattr__" => "__object_setattr__",
+        "__getattribute__" => "__object_getattribute__",
+        "__delattr__" => "__object_delattr__",
+        "__new__" => "__object_new__",
+        "__eq__" => "__object_eq__",
+        "__ne__" => "__object_ne__",
+        "__hash__" => "__object_hash__",
+        "__init_subclass__" => "__object_init_subclass__",
+        "__format__" => "__object_format__",
+        _ => return None,
+    })
+}
+
 /// Resolve a slice against a length: (start, stop, step, count).
-pub fn slice_indices(vm: &Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i64, usize)> {
-    let get = |v: &Value| -> PyResult<Option<i64>> {
+pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i64, usize)> {
+    let mut get = |v: &Value| -> PyResult<Option<i64>> {
         match v {
+            Value::Instance(_) if vm.lookup_special(v, "__index__").is_some() => {
+                Ok(Some(vm.to_index(v)?))
+            }
             Value::None => Ok(None),
             Value::Int(i) => Ok(Some(*i)),
             Value::Bool(b) => Ok(Some(*b as i64)),
-            Value::BigInt(b) => Ok(Some(if b.sign() == num_bigint::Sign::Minus { i64::MIN / 2 } else { i64::MAX / 2 })),
-            _ => Err(vm.type_err("slice indices must be integers or None or have an __index__ method")),
+            Value::BigInt(b) => Ok(Some(if b.sign() == num_bigint::Sign::Minus {
+                i64::MIN / 2
+            } else {
+                i64::MAX / 2
+            })),
+            _ => {
+                Err(vm
+                    .type_err("slice indices must be integers or None or have an __index__ method"))
+            }
         }
     };
     let step = get(&s.step)?.unwrap_or(1);
@@ -61,7 +125,11 @@ pub fn slice_indices(vm: &Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i6
     let start = norm(get(&s.start)?, if step < 0 { hi } else { lo });
     let stop = norm(get(&s.stop)?, if step < 0 { lo } else { hi });
     let count = if step > 0 {
-        if stop > start { ((stop - start - 1) / step + 1) as usize } else { 0 }
+        if stop > start {
+            ((stop - start - 1) / step + 1) as usize
+        } else {
+            0
+        }
     } else if start > stop {
         ((start - stop - 1) / (-step) + 1) as usize
     } else {
@@ -73,16 +141,24 @@ pub fn slice_indices(vm: &Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i6
 fn norm_index(i: i64, len: usize) -> Option<usize> {
     let len = len as i64;
     let j = if i < 0 { i + len } else { i };
-    if j < 0 || j >= len { None } else { Some(j as usize) }
+    if j < 0 || j >= len {
+        None
+    } else {
+        Some(j as usize)
+    }
 }
 
 impl Vm {
-    fn index_of(&self, k: &Value, what: &str) -> PyResult<i64> {
+    fn index_of(&mut self, k: &Value, what: &str) -> PyResult<i64> {
         match k {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
             Value::BigInt(b) => Ok(b.to_i64().unwrap_or(i64::MAX)),
-            _ => Err(self.type_err(format!("{what} indices must be integers or slices, not {}", self.type_name(k)))),
+            Value::Instance(_) if self.lookup_special(k, "__index__").is_some() => self.to_index(k),
+            _ => Err(self.type_err(format!(
+                "{what} indices must be integers or slices, not {}",
+                self.type_name(k)
+            ))),
         }
     }
 
@@ -93,7 +169,9 @@ impl Vm {
                 if let Value::Slice(s) = k {
                     let v = l.v.borrow();
                     let (start, _, step, n) = slice_indices(self, s, v.len())?;
-                    let out: Vec<Value> = (0..n).map(|i| v[(start + i as i64 * step) as usize].clone()).collect();
+                    let out: Vec<Value> = (0..n)
+                        .map(|i| v[(start + i as i64 * step) as usize].clone())
+                        .collect();
                     drop(v);
                     self.charge(n as u64)?;
                     return Ok(Value::list(out));
@@ -109,7 +187,9 @@ impl Vm {
                 if let Value::Slice(s) = k {
                     let (start, _, step, n) = slice_indices(self, s, t.v.len())?;
                     self.charge(n as u64)?;
-                    let out: Vec<Value> = (0..n).map(|i| t.v[(start + i as i64 * step) as usize].clone()).collect();
+                    let out: Vec<Value> = (0..n)
+                        .map(|i| t.v[(start + i as i64 * step) as usize].clone())
+                        .collect();
                     return Ok(Value::tuple(out));
                 }
                 let i = self.index_of(k, "tuple")?;
@@ -124,11 +204,15 @@ impl Vm {
                     self.charge(n as u64)?;
                     if s.is_ascii() {
                         let b = s.s.as_bytes();
-                        let out: String = (0..n).map(|i| b[(start + i as i64 * step) as usize] as char).collect();
+                        let out: String = (0..n)
+                            .map(|i| b[(start + i as i64 * step) as usize] as char)
+                            .collect();
                         return Ok(Value::str(out));
                     }
                     let chars: Vec<char> = s.s.chars().collect();
-                    let out: String = (0..n).map(|i| chars[(start + i as i64 * step) as usize]).collect();
+                    let out: String = (0..n)
+                        .map(|i| chars[(start + i as i64 * step) as usize])
+                        .collect();
                     return Ok(Value::str(out));
                 }
                 let i = self.index_of(k, "string")?;
@@ -138,7 +222,12 @@ impl Vm {
                             Ok(Value::str(&s.s[j..j + 1]))
                         } else {
                             self.charge(j as u64 / 8)?;
-                            Ok(Value::str(s.s.chars().nth(j).map(|c| c.to_string()).unwrap_or_default()))
+                            Ok(Value::str(
+                                s.s.chars()
+                                    .nth(j)
+                                    .map(|c| c.to_string())
+                                    .unwrap_or_default(),
+                            ))
                         }
                     }
                     None => Err(self.exc("IndexError", "string index out of range")),
@@ -147,7 +236,9 @@ impl Vm {
             Value::Bytes(b) => {
                 if let Value::Slice(sl) = k {
                     let (start, _, step, n) = slice_indices(self, sl, b.b.len())?;
-                    let out: Vec<u8> = (0..n).map(|i| b.b[(start + i as i64 * step) as usize]).collect();
+                    let out: Vec<u8> = (0..n)
+                        .map(|i| b.b[(start + i as i64 * step) as usize])
+                        .collect();
                     return Ok(Value::bytes(out));
                 }
                 let i = self.index_of(k, "byte")?;
@@ -160,8 +251,13 @@ impl Vm {
                 let bb = b.b.borrow();
                 if let Value::Slice(sl) = k {
                     let (start, _, step, n) = slice_indices(self, sl, bb.len())?;
-                    let out: Vec<u8> = (0..n).map(|i| bb[(start + i as i64 * step) as usize]).collect();
-                    return Ok(Value::ByteArray(Rc::new(PyByteArray { acct: crate::heap::Acct::new(out.len() + 40), b: std::cell::RefCell::new(out) })));
+                    let out: Vec<u8> = (0..n)
+                        .map(|i| bb[(start + i as i64 * step) as usize])
+                        .collect();
+                    return Ok(Value::ByteArray(Rc::new(PyByteArray {
+                        acct: crate::heap::Acct::new(out.len() + 40),
+                        b: std::cell::RefCell::new(out),
+                    })));
                 }
                 let i = self.index_of(k, "bytearray")?;
                 match norm_index(i, bb.len()) {
@@ -172,11 +268,15 @@ impl Vm {
             Value::Range(r) => {
                 if let Value::Slice(sl) = k {
                     let n = r.len() as usize;
-                    let (start, _, step, cnt) = slice_indices(self, sl, n)?;
+                    let (start, stop, step, _) = slice_indices(self, sl, n)?;
                     let ns = r.start + start * r.step;
                     let nstep = r.step * step;
-                    let nstop = ns + cnt as i64 * nstep;
-                    return Ok(Value::Range(Rc::new(PyRange { start: ns, stop: nstop, step: nstep })));
+                    let nstop = r.start + stop * r.step;
+                    return Ok(Value::Range(Rc::new(PyRange {
+                        start: ns,
+                        stop: nstop,
+                        step: nstep,
+                    })));
                 }
                 let i = self.index_of(k, "range")?;
                 match norm_index(i, r.len() as usize) {
@@ -195,7 +295,24 @@ impl Vm {
                 if let Some(m) = self.lookup_special(o, "__getitem__") {
                     return self.call(&m, vec![o.clone(), k.clone()], vec![]);
                 }
-                Err(self.type_err(format!("'{}' object is not subscriptable", self.type_name(o))))
+                if let Some(n) = self.native_of(o) {
+                    return match self.getitem(&n, k) {
+                        Err(Flow::Exc(e))
+                            if matches!(n, Value::Dict(_))
+                                && self.isinstance_name(&e, "KeyError") =>
+                        {
+                            match self.lookup_special(o, "__missing__") {
+                                Some(m) => self.call(&m, vec![o.clone(), k.clone()], vec![]),
+                                None => Err(Flow::Exc(e)),
+                            }
+                        }
+                        r => r,
+                    };
+                }
+                Err(self.type_err(format!(
+                    "'{}' object is not subscriptable",
+                    self.type_name(o)
+                )))
             }
             Value::Class(c) => {
                 if let Some(m) = self.class_lookup(c, "__class_getitem__") {
@@ -205,9 +322,12 @@ impl Vm {
                     // list[int] style generic aliases: return the class itself.
                     return Ok(o.clone());
                 }
-                Err(self.type_err(format!("'type' object is not subscriptable")))
+                Err(self.type_err("'type' object is not subscriptable".to_string()))
             }
-            _ => Err(self.type_err(format!("'{}' object is not subscriptable", self.type_name(o)))),
+            _ => Err(self.type_err(format!(
+                "'{}' object is not subscriptable",
+                self.type_name(o)
+            ))),
         }
     }
 
@@ -222,7 +342,8 @@ impl Vm {
                     if step == 1 {
                         let stop = stop.max(start);
                         let mut lv = l.v.borrow_mut();
-                        let tail: Vec<Value> = lv.splice(start as usize..stop as usize, items).collect();
+                        let tail: Vec<Value> =
+                            lv.splice(start as usize..stop as usize, items).collect();
                         drop(lv);
                         drop(tail);
                     } else {
@@ -255,6 +376,47 @@ impl Vm {
                 self.charge(crate::cost::DICT)?;
                 self.dict_setitem(d, k, v)
             }
+            Value::ByteArray(b) if matches!(k, Value::Slice(_)) => {
+                let Value::Slice(s) = &k else { return Ok(()) };
+                let items: Vec<u8> = match &v {
+                    Value::Bytes(x) => x.b.to_vec(),
+                    Value::ByteArray(x) => x.b.borrow().clone(),
+                    other => {
+                        let its = self.collect(other)?;
+                        let mut out = Vec::with_capacity(its.len());
+                        for it in its {
+                            let x = self.to_index(&it)?;
+                            if !(0..256).contains(&x) {
+                                return Err(self.exc("ValueError", "byte must be in range(0, 256)"));
+                            }
+                            out.push(x as u8);
+                        }
+                        out
+                    }
+                };
+                let len = b.b.borrow().len();
+                let (start, stop, step, n) = slice_indices(self, s, len)?;
+                let mut bb = b.b.borrow_mut();
+                if step == 1 {
+                    let stop = stop.max(start);
+                    bb.splice(start as usize..stop as usize, items);
+                } else {
+                    if items.len() != n {
+                        return Err(self.exc(
+                            "ValueError",
+                            format!(
+                                "attempt to assign bytes of size {} to extended slice of size {}",
+                                items.len(),
+                                n
+                            ),
+                        ));
+                    }
+                    for (i, x) in items.into_iter().enumerate() {
+                        bb[(start + i as i64 * step) as usize] = x;
+                    }
+                }
+                Ok(())
+            }
             Value::ByteArray(b) => {
                 let i = self.index_of(&k, "bytearray")?;
                 let x = match v {
@@ -275,9 +437,18 @@ impl Vm {
                     self.call(&m, vec![o.clone(), k, v], vec![])?;
                     return Ok(());
                 }
-                Err(self.type_err(format!("'{}' object does not support item assignment", self.type_name(o))))
+                if let Some(n) = self.native_of(o) {
+                    return self.setitem(&n, k, v);
+                }
+                Err(self.type_err(format!(
+                    "'{}' object does not support item assignment",
+                    self.type_name(o)
+                )))
             }
-            _ => Err(self.type_err(format!("'{}' object does not support item assignment", self.type_name(o)))),
+            _ => Err(self.type_err(format!(
+                "'{}' object does not support item assignment",
+                self.type_name(o)
+            ))),
         }
     }
 
@@ -288,7 +459,8 @@ impl Vm {
                 if let Value::Slice(s) = k {
                     let len = l.v.borrow().len();
                     let (start, _, step, n) = slice_indices(self, s, len)?;
-                    let mut idx: Vec<usize> = (0..n).map(|i| (start + i as i64 * step) as usize).collect();
+                    let mut idx: Vec<usize> =
+                        (0..n).map(|i| (start + i as i64 * step) as usize).collect();
                     idx.sort_unstable();
                     let mut lv = l.v.borrow_mut();
                     let mut removed = Vec::new();
@@ -311,6 +483,28 @@ impl Vm {
                     None => Err(self.exc("IndexError", "list assignment index out of range")),
                 }
             }
+            Value::ByteArray(b) => {
+                let len = b.b.borrow().len();
+                if let Value::Slice(s) = k {
+                    let (start, _, step, n) = slice_indices(self, s, len)?;
+                    let mut idx: Vec<usize> =
+                        (0..n).map(|i| (start + i as i64 * step) as usize).collect();
+                    idx.sort_unstable();
+                    let mut bb = b.b.borrow_mut();
+                    for j in idx.into_iter().rev() {
+                        bb.remove(j);
+                    }
+                    return Ok(());
+                }
+                let i = self.index_of(k, "bytearray")?;
+                match norm_index(i, len) {
+                    Some(j) => {
+                        b.b.borrow_mut().remove(j);
+                        Ok(())
+                    }
+                    None => Err(self.exc("IndexError", "bytearray index out of range")),
+                }
+            }
             Value::Dict(d) => match self.dict_del(&d.d, k)? {
                 Some(_) => Ok(()),
                 None => Err(self.exc_args("KeyError", vec![k.clone()])),
@@ -320,26 +514,50 @@ impl Vm {
                     self.call(&m, vec![o.clone(), k.clone()], vec![])?;
                     return Ok(());
                 }
-                Err(self.type_err(format!("'{}' object does not support item deletion", self.type_name(o))))
+                if let Some(n) = self.native_of(o) {
+                    return self.delitem(&n, k);
+                }
+                Err(self.type_err(format!(
+                    "'{}' object does not support item deletion",
+                    self.type_name(o)
+                )))
             }
-            _ => Err(self.type_err(format!("'{}' object does not support item deletion", self.type_name(o)))),
+            _ => Err(self.type_err(format!(
+                "'{}' object doesn't support item deletion",
+                self.type_name(o)
+            ))),
         }
     }
 
     fn no_attr(&self, o: &Value, name: &str) -> Flow {
         match o {
-            Value::Module(m) => self.exc("AttributeError", format!("module '{}' has no attribute '{}'", m.name, name)),
-            Value::Class(c) => self.exc("AttributeError", format!("type object '{}' has no attribute '{}'", c.name, name)),
-            _ => self.exc("AttributeError", format!("'{}' object has no attribute '{}'", self.type_name(o), name)),
+            Value::Module(m) => self.exc(
+                "AttributeError",
+                format!("module '{}' has no attribute '{}'", m.name, name),
+            ),
+            Value::Class(c) => self.exc(
+                "AttributeError",
+                format!("type object '{}' has no attribute '{}'", c.name, name),
+            ),
+            _ => self.exc(
+                "AttributeError",
+                format!("'{}' object has no attribute '{}'", self.type_name(o), name),
+            ),
         }
     }
 
     /// Bind a class attribute found for an instance access.
     fn bind_class_attr(&mut self, attr: Value, inst: &Value, cls: &Rc<Class>) -> PyResult<Value> {
         Ok(match attr {
-            Value::Function(_) => Value::BoundMethod(Rc::new(BoundMethod { recv: inst.clone(), func: attr })),
+            Value::Function(_) => Value::BoundMethod(Rc::new(BoundMethod {
+                recv: inst.clone(),
+                func: attr,
+            })),
             Value::Wrapper(ref w) => match &**w {
-                Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: Value::Class(cls.clone()), func: f.clone() })),
+                Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod {
+                    recv: Value::Class(cls.clone()),
+                    func: f.clone(),
+                })),
                 Wrapper::StaticMethod(f) => f.clone(),
                 Wrapper::Property { fget, .. } => {
                     if fget.is_none() {
@@ -350,10 +568,23 @@ impl Vm {
                 }
                 _ => attr.clone(),
             },
+            Value::Builtin(b)
+                if b.recv.is_none()
+                    && matches!(&b.kind, BuiltinKind::Func(n) if n.starts_with("__file_")) =>
+            {
+                Value::Builtin(Rc::new(Builtin {
+                    kind: b.kind.clone(),
+                    recv: Some(inst.clone()),
+                }))
+            }
             Value::Instance(_) => {
                 // descriptor protocol: __get__
                 if let Some(g) = self.lookup_special(&attr, "__get__") {
-                    return self.call(&g, vec![attr.clone(), inst.clone(), Value::Class(cls.clone())], vec![]);
+                    return self.call(
+                        &g,
+                        vec![attr.clone(), inst.clone(), Value::Class(cls.clone())],
+                        vec![],
+                    );
                 }
                 attr
             }
@@ -363,47 +594,140 @@ impl Vm {
 
     /// `o.name`
     pub fn get_attr(&mut self, o: &Value, name: &str) -> PyResult<Value> {
-        if name.starts_with("__") && FORBIDDEN_ATTRS.contains(&name) || FORBIDDEN_ATTRS.contains(&name) {
-            return Err(self.sandbox(format!("access to attribute '{name}' is not allowed in the PVM")));
+        if is_forbidden(name) {
+            return Err(self.sandbox(format!(
+                "access to attribute '{name}' is not allowed in the PVM"
+            )));
         }
         match o {
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
+                let fl = cls.flags.get();
+                if fl & (CLS_GETATTRIBUTE | CLS_DATA_DESCR) == 0 {
+                    let h = crate::dict::str_hash(name);
+                    if let Some(v) = inst.dict.d.borrow().get_str_h(name, h) {
+                        return Ok(v.clone());
+                    }
+                    if let Some(a) = self.class_lookup_h(&cls, name, h) {
+                        return self.bind_class_attr(a, o, &cls);
+                    }
+                }
+                if fl & CLS_GETATTRIBUTE != 0
+                    && let Some(ga @ Value::Function(_)) =
+                        self.class_lookup(&cls, "__getattribute__")
+                {
+                    return match self.call(&ga, vec![o.clone(), Value::str(name)], vec![]) {
+                        Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => {
+                            if let Some(g) = self.class_lookup(&cls, "__getattr__") {
+                                return self.call(&g, vec![o.clone(), Value::str(name)], vec![]);
+                            }
+                            Err(Flow::Exc(e))
+                        }
+                        r => r,
+                    };
+                }
                 let cattr = self.class_lookup(&cls, name);
                 // data descriptors first
                 if let Some(a) = &cattr {
                     let is_data = match a {
                         Value::Wrapper(w) => matches!(&**w, Wrapper::Property { .. }),
-                        Value::Instance(_) => self.lookup_special(a, "__set__").is_some() && self.lookup_special(a, "__get__").is_some(),
+                        Value::Instance(_) => {
+                            self.lookup_special(a, "__set__").is_some()
+                                && self.lookup_special(a, "__get__").is_some()
+                        }
                         _ => false,
                     };
                     if is_data {
                         return self.bind_class_attr(a.clone(), o, &cls);
                     }
                 }
-                if let Some(v) = inst.dict.borrow().get_str(name) {
+                if let Some(v) = inst.dict.d.borrow().get_str(name) {
                     return Ok(v.clone());
                 }
                 if let Some(a) = cattr {
                     return self.bind_class_attr(a, o, &cls);
                 }
+                if name == "isdisjoint" && self.as_view(o).is_some() {
+                    return Ok(Value::Builtin(Rc::new(Builtin {
+                        kind: BuiltinKind::Func("__view_isdisjoint__"),
+                        recv: Some(o.clone()),
+                    })));
+                }
                 match name {
                     "__class__" => return Ok(Value::Class(cls)),
-                    "__dict__" => {
-                        let d = inst.dict.borrow().clone();
-                        return Ok(Value::dict(d));
+                    "__dict__"
+                        if cls.slots.is_none()
+                            || cls.mro.iter().any(|c| !c.builtin && c.slots.is_none()) =>
+                    {
+                        return Ok(Value::Dict(inst.dict.clone()));
                     }
                     _ => {}
                 }
                 if inst.exc.is_some() {
                     match name {
-                        "args" => return Ok(inst.native.borrow().clone().unwrap_or_else(|| Value::tuple(vec![]))),
-                        "__cause__" => return Ok(inst.exc.as_ref().and_then(|e| e.borrow().cause.clone()).unwrap_or_default()),
-                        "__context__" => return Ok(inst.exc.as_ref().and_then(|e| e.borrow().context.clone()).unwrap_or_default()),
-                        "__suppress_context__" => return Ok(Value::Bool(inst.exc.as_ref().is_some_and(|e| e.borrow().suppress_context))),
-                        "value" if self.isinstance_name(o, "StopIteration") => return Ok(self.stop_value(o)),
+                        "args" => {
+                            return Ok(inst
+                                .native
+                                .borrow()
+                                .clone()
+                                .unwrap_or_else(|| Value::tuple(vec![])));
+                        }
+                        "__cause__" => {
+                            return Ok(inst
+                                .exc
+                                .as_ref()
+                                .and_then(|e| e.borrow().cause.clone())
+                                .unwrap_or_default());
+                        }
+                        "__context__" => {
+                            return Ok(inst
+                                .exc
+                                .as_ref()
+                                .and_then(|e| e.borrow().context.clone())
+                                .unwrap_or_default());
+                        }
+                        "__suppress_context__" => {
+                            return Ok(Value::Bool(
+                                inst.exc
+                                    .as_ref()
+                                    .is_some_and(|e| e.borrow().suppress_context),
+                            ));
+                        }
+                        "value" if self.isinstance_name(o, "StopIteration") => {
+                            return Ok(self.stop_value(o));
+                        }
+                        "encoding" | "object" | "start" | "end" | "reason"
+                            if self.isinstance_name(o, "UnicodeError") =>
+                        {
+                            let idx = ["encoding", "object", "start", "end", "reason"]
+                                .iter()
+                                .position(|n| *n == name)
+                                .unwrap_or(0);
+                            if let Some(Value::Tuple(t)) = &*inst.native.borrow()
+                                && t.v.len() == 5
+                            {
+                                return Ok(t.v[idx].clone());
+                            }
+                        }
+                        "add_note" => {
+                            return Ok(Value::Builtin(Rc::new(Builtin {
+                                kind: BuiltinKind::Func("__exc_add_note__"),
+                                recv: Some(o.clone()),
+                            })));
+                        }
+                        "with_traceback" => {
+                            return Ok(Value::Builtin(Rc::new(Builtin {
+                                kind: BuiltinKind::Func("__exc_with_traceback__"),
+                                recv: Some(o.clone()),
+                            })));
+                        }
                         _ => {}
                     }
+                }
+                if let Some(n) = self.native_of(o)
+                    && let Ok(v) = crate::methods::native_attr(self, &n, name)
+                {
+                    return Ok(v);
                 }
                 if let Some(ga) = self.class_lookup(&cls, "__getattr__") {
                     return self.call(&ga, vec![o.clone(), Value::str(name)], vec![]);
@@ -419,8 +743,18 @@ impl Vm {
                         v.extend(c.mro.iter().map(|x| Value::Class(x.clone())));
                         return Ok(Value::tuple(v));
                     }
-                    "__bases__" => return Ok(Value::tuple(c.bases.iter().map(|x| Value::Class(x.clone())).collect())),
-                    "__base__" => return Ok(c.bases.first().map(|b| Value::Class(b.clone())).unwrap_or_default()),
+                    "__bases__" => {
+                        return Ok(Value::tuple(
+                            c.bases.iter().map(|x| Value::Class(x.clone())).collect(),
+                        ));
+                    }
+                    "__base__" => {
+                        return Ok(c
+                            .bases
+                            .first()
+                            .map(|b| Value::Class(b.clone()))
+                            .unwrap_or_default());
+                    }
                     "__dict__" => {
                         let d = c.dict.borrow().clone();
                         return Ok(Value::dict(d));
@@ -431,23 +765,42 @@ impl Vm {
                 match self.class_lookup(c, name) {
                     Some(v) => Ok(match v {
                         Value::Wrapper(ref w) => match &**w {
-                            Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: o.clone(), func: f.clone() })),
+                            Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod {
+                                recv: o.clone(),
+                                func: f.clone(),
+                            })),
                             Wrapper::StaticMethod(f) => f.clone(),
                             _ => v.clone(),
                         },
                         Value::Instance(_) => {
                             if let Some(g) = self.lookup_special(&v, "__get__") {
-                                return self.call(&g, vec![v.clone(), Value::None, o.clone()], vec![]);
+                                return self.call(
+                                    &g,
+                                    vec![v.clone(), Value::None, o.clone()],
+                                    vec![],
+                                );
                             }
                             v
                         }
                         v => v,
                     }),
                     None => {
-                        if c.builtin {
-                            if let Some(b) = crate::methods::unbound_method(self, c, name) {
-                                return Ok(b);
-                            }
+                        if c.builtin
+                            && let Some(b) = crate::methods::unbound_method(self, c, name)
+                        {
+                            return Ok(b);
+                        }
+                        if name == "mro" {
+                            return Ok(Value::Builtin(Rc::new(Builtin {
+                                kind: BuiltinKind::Func("__type_mro__"),
+                                recv: Some(o.clone()),
+                            })));
+                        }
+                        if let Some(f) = object_dunder(name) {
+                            return Ok(Value::Builtin(Rc::new(Builtin {
+                                kind: BuiltinKind::Func(f),
+                                recv: None,
+                            })));
                         }
                         Err(self.no_attr(o, name))
                     }
@@ -469,10 +822,38 @@ impl Vm {
                 "__name__" => Ok(Value::str(&**f.name.borrow())),
                 "__qualname__" => Ok(Value::str(&*f.code.qualname)),
                 "__module__" => Ok(Value::str(&*f.globals.name)),
-                "__doc__" => Ok(Value::None),
-                "__defaults__" => Ok(if f.defaults.is_empty() { Value::None } else { Value::tuple(f.defaults.clone()) }),
+                "__doc__" => Ok(f
+                    .code
+                    .doc
+                    .as_ref()
+                    .map(|d| Value::str(&**d))
+                    .unwrap_or_default()),
+                "__kwdefaults__" => Ok(if f.kwdefaults.is_empty() {
+                    Value::None
+                } else {
+                    let mut d = crate::dict::Dict::new();
+                    for (k, v) in &f.kwdefaults {
+                        d.set_str(Rc::new(PyStr::new(&**k)), v.clone());
+                    }
+                    Value::dict(d)
+                }),
+                "__closure__" => Ok(if f.closure.is_empty() {
+                    Value::None
+                } else {
+                    Value::tuple(f.closure.iter().map(|c| Value::Cell(c.clone())).collect())
+                }),
+                "__defaults__" => Ok(if f.defaults.is_empty() {
+                    Value::None
+                } else {
+                    Value::tuple(f.defaults.clone())
+                }),
                 "__dict__" => Ok(Value::dict(f.dict.borrow().clone().unwrap_or_default())),
-                _ => match f.dict.borrow().as_ref().and_then(|d| d.get_str(name).cloned()) {
+                _ => match f
+                    .dict
+                    .borrow()
+                    .as_ref()
+                    .and_then(|d| d.get_str(name).cloned())
+                {
                     Some(v) => Ok(v),
                     None => Err(self.no_attr(o, name)),
                 },
@@ -494,7 +875,12 @@ impl Vm {
                         Some(v) => match obj {
                             Value::Class(_) => Ok(match v {
                                 Value::Wrapper(ref w2) => match &**w2 {
-                                    Wrapper::ClassMethod(f) => Value::BoundMethod(Rc::new(BoundMethod { recv: obj.clone(), func: f.clone() })),
+                                    Wrapper::ClassMethod(f) => {
+                                        Value::BoundMethod(Rc::new(BoundMethod {
+                                            recv: obj.clone(),
+                                            func: f.clone(),
+                                        }))
+                                    }
                                     Wrapper::StaticMethod(f) => f.clone(),
                                     _ => v.clone(),
                                 },
@@ -506,11 +892,29 @@ impl Vm {
                             }
                         },
                         None => {
-                            if name == "__init__" {
-                                // object.__init__: accept and ignore
-                                return Ok(Value::Builtin(Rc::new(Builtin { kind: BuiltinKind::Func("__object_init__"), recv: None })));
+                            if let Some(n) = self.native_of(obj) {
+                                if let Ok(v) = crate::methods::native_attr(self, &n, name) {
+                                    return Ok(v);
+                                }
+                                let nn = n.clone();
+                                if let Some(r) = native_dunder_attr(&nn, name) {
+                                    return Ok(r);
+                                }
                             }
-                            Err(self.exc("AttributeError", format!("'super' object has no attribute '{name}'")))
+                            if let Some(f) = object_dunder(name) {
+                                let recv = match obj {
+                                    Value::Class(_) if name == "__new__" => None,
+                                    _ => Some(obj.clone()),
+                                };
+                                return Ok(Value::Builtin(Rc::new(Builtin {
+                                    kind: BuiltinKind::Func(f),
+                                    recv,
+                                })));
+                            }
+                            Err(self.exc(
+                                "AttributeError",
+                                format!("'super' object has no attribute '{name}'"),
+                            ))
                         }
                     }
                 }
@@ -544,12 +948,41 @@ impl Vm {
 
     /// `o.name = v`
     pub fn set_attr(&mut self, o: &Value, name: &str, v: Value) -> PyResult<()> {
-        if FORBIDDEN_ATTRS.contains(&name) {
-            return Err(self.sandbox(format!("setting attribute '{name}' is not allowed in the PVM")));
+        if is_forbidden(name) {
+            return Err(self.sandbox(format!(
+                "setting attribute '{name}' is not allowed in the PVM"
+            )));
         }
         match o {
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
+                if cls.builtin && cls.kind == TypeKind::Object && inst.exc.is_none() {
+                    return Err(self.exc(
+                        "AttributeError",
+                        format!("'{}' object has no attribute '{}'", cls.name, name),
+                    ));
+                }
+                if cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
+                    && cls.slots.is_none()
+                    && inst.exc.is_none()
+                {
+                    let h = crate::dict::str_hash(name);
+                    let mut d = inst.dict.d.borrow_mut();
+                    let slot = d.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == name));
+                    match slot {
+                        Some(i) => {
+                            let old = d.slot_value_mut(i).map(|x| std::mem::replace(x, v));
+                            drop(d);
+                            drop(old);
+                        }
+                        None => {
+                            drop(d);
+                            self.check_mem(64)?;
+                            inst.dict.d.borrow_mut().push(h, Value::str(name), v);
+                        }
+                    }
+                    return Ok(());
+                }
                 if let Some(a) = self.class_lookup(&cls, name) {
                     match &a {
                         Value::Wrapper(w) => {
@@ -557,7 +990,10 @@ impl Vm {
                                 if fset.is_none() {
                                     return Err(self.exc(
                                         "AttributeError",
-                                        format!("can't set attribute '{name}'"),
+                                        format!(
+                                            "property '{name}' of '{}' object has no setter",
+                                            cls.name
+                                        ),
                                     ));
                                 }
                                 let f = fset.clone();
@@ -574,30 +1010,41 @@ impl Vm {
                         _ => {}
                     }
                 }
-                if let Some(sa) = self.class_lookup(&cls, "__setattr__") {
-                    if let Value::Function(_) = sa {
-                        self.call(&sa, vec![o.clone(), Value::str(name), v], vec![])?;
-                        return Ok(());
-                    }
+                if inst.exc.is_some() && name == "args" {
+                    let items = self.collect(&v)?;
+                    *inst.native.borrow_mut() = Some(Value::tuple(items));
+                    return Ok(());
+                }
+                if let Some(sa) = self.class_lookup(&cls, "__setattr__")
+                    && let Value::Function(_) = sa
+                {
+                    self.call(&sa, vec![o.clone(), Value::str(name), v], vec![])?;
+                    return Ok(());
                 }
                 self.raw_setattr(inst, &cls, name, v)
             }
             Value::Class(c) => {
                 if c.builtin {
-                    return Err(self.type_err(format!("cannot set '{name}' attribute of immutable type '{}'", c.name)));
+                    return Err(self.type_err(format!(
+                        "cannot set '{name}' attribute of immutable type '{}'",
+                        c.name
+                    )));
                 }
                 c.dict.borrow_mut().set_str(Rc::new(PyStr::new(name)), v);
+                let extra = crate::types::class_dict_flags(&c.dict.borrow());
+                c.flags.set(c.flags.get() | extra);
                 Ok(())
             }
             Value::Function(f) => {
-                if name == "__name__" {
-                    if let Value::Str(s) = &v {
-                        *f.name.borrow_mut() = Rc::from(&*s.s);
-                        return Ok(());
-                    }
+                if name == "__name__"
+                    && let Value::Str(s) = &v
+                {
+                    *f.name.borrow_mut() = Rc::from(&*s.s);
+                    return Ok(());
                 }
                 let mut d = f.dict.borrow_mut();
-                d.get_or_insert_with(Default::default).set_str(Rc::new(PyStr::new(name)), v);
+                d.get_or_insert_with(Default::default)
+                    .set_str(Rc::new(PyStr::new(name)), v);
                 Ok(())
             }
             Value::Module(_) => Err(self.sandbox("modifying modules is not allowed in the PVM")),
@@ -609,17 +1056,31 @@ impl Vm {
     }
 
     /// Store directly into the instance dict (object.__setattr__).
-    pub fn raw_setattr(&mut self, inst: &Rc<Instance>, cls: &Rc<Class>, name: &str, v: Value) -> PyResult<()> {
+    pub fn raw_setattr(
+        &mut self,
+        inst: &Rc<Instance>,
+        cls: &Rc<Class>,
+        name: &str,
+        v: Value,
+    ) -> PyResult<()> {
         if let Some(slots) = &cls.slots {
             let allowed = slots.iter().any(|s| &**s == name)
-                || cls.mro.iter().any(|c| c.slots.as_ref().is_some_and(|s| s.iter().any(|x| &**x == name)) || (!c.builtin && c.slots.is_none()));
+                || cls.mro.iter().any(|c| {
+                    c.slots
+                        .as_ref()
+                        .is_some_and(|s| s.iter().any(|x| &**x == name))
+                        || (!c.builtin && c.slots.is_none())
+                });
             if !allowed {
-                return Err(self.exc("AttributeError", format!("'{}' object has no attribute '{}'", cls.name, name)));
+                return Err(self.exc(
+                    "AttributeError",
+                    format!("'{}' object has no attribute '{}'", cls.name, name),
+                ));
             }
         }
         self.check_mem(64)?;
         let old = {
-            let mut d = inst.dict.borrow_mut();
+            let mut d = inst.dict.d.borrow_mut();
             let o = d.get_str(name).cloned();
             d.set_str(Rc::new(PyStr::new(name)), v);
             o
@@ -633,20 +1094,19 @@ impl Vm {
         match o {
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
-                if let Some(Value::Wrapper(w)) = self.class_lookup(&cls, name) {
-                    if let Wrapper::Property { fdel, .. } = &*w {
-                        if !fdel.is_none() {
-                            let f = fdel.clone();
-                            self.call(&f, vec![o.clone()], vec![])?;
-                            return Ok(());
-                        }
-                    }
+                if let Some(Value::Wrapper(w)) = self.class_lookup(&cls, name)
+                    && let Wrapper::Property { fdel, .. } = &*w
+                    && !fdel.is_none()
+                {
+                    let f = fdel.clone();
+                    self.call(&f, vec![o.clone()], vec![])?;
+                    return Ok(());
                 }
                 if let Some(da) = self.class_lookup(&cls, "__delattr__") {
                     self.call(&da, vec![o.clone(), Value::str(name)], vec![])?;
                     return Ok(());
                 }
-                let r = inst.dict.borrow_mut().del_str(name);
+                let r = inst.dict.d.borrow_mut().del_str(name);
                 match r {
                     Some(_) => Ok(()),
                     None => Err(self.no_attr(o, name)),

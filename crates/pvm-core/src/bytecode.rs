@@ -279,6 +279,8 @@ pub struct Code {
     pub consts: Vec<Value>,
     /// Names (attributes, globals).
     pub names: Vec<Rc<str>>,
+    /// `dict::str_hash` of each name (precomputed for namespace lookups).
+    pub name_hashes: Vec<u64>,
     /// Fast-local names; parameters first.
     pub varnames: Vec<Rc<str>>,
     /// Cell variable names (owned by this frame), then free variable names (from the closure).
@@ -299,4 +301,6 @@ pub struct Code {
     pub varkw: bool,
     /// First line.
     pub firstline: u32,
+    /// Docstring.
+    pub doc: Option<Rc<str>>,
 }

@@ -38,12 +38,18 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         line: line_of(e.location.start().to_u32()),
     })?;
     if let Some(u) = parsed.unsupported_syntax_errors().first() {
-        return Err(CompileError { msg: u.to_string(), line: line_of(u.range.start().to_u32()) });
+        return Err(CompileError {
+            msg: u.to_string(),
+            line: line_of(u.range.start().to_u32()),
+        });
     }
     let module = match parsed.into_syntax() {
         ast::Mod::Module(m) => m,
         ast::Mod::Expression(_) => {
-            return Err(CompileError { msg: "expected a module".into(), line: 1 });
+            return Err(CompileError {
+                msg: "expected a module".into(),
+                line: 1,
+            });
         }
     };
     let st = symtable::analyse(&module.body).map_err(|m| CompileError { msg: m, line: 1 })?;
@@ -64,7 +70,11 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
 }
 
 enum FBlock<'a> {
-    Loop { cont: usize, brk: usize, is_for: bool },
+    Loop {
+        cont: usize,
+        brk: usize,
+        is_for: bool,
+    },
     Try,
     Finally(&'a [Stmt]),
     With,
@@ -96,6 +106,7 @@ struct Unit<'a> {
     kwonly: u32,
     varargs: bool,
     varkw: bool,
+    doc: Option<Rc<str>>,
 }
 
 struct Compiler<'a> {
@@ -152,7 +163,10 @@ impl<'a> Compiler<'a> {
         }
     }
     fn err(&self, msg: impl Into<String>) -> CompileError {
-        CompileError { msg: msg.into(), line: self.units.last().map_or(1, |u| u.line) }
+        CompileError {
+            msg: msg.into(),
+            line: self.units.last().map_or(1, |u| u.line),
+        }
     }
     fn u(&mut self) -> &mut Unit<'a> {
         self.units.last_mut().expect("unit")
@@ -161,7 +175,14 @@ impl<'a> Compiler<'a> {
         let k = self.units.last().expect("unit").scope_key;
         &self.st.scopes[&k]
     }
-    fn push_unit(&mut self, key: usize, name: Rc<str>, qualname: Rc<str>, kind: CodeKind, line: u32) {
+    fn push_unit(
+        &mut self,
+        key: usize,
+        name: Rc<str>,
+        qualname: Rc<str>,
+        kind: CodeKind,
+        line: u32,
+    ) {
         let scope = &self.st.scopes[&key];
         let mut cellnames: Vec<Rc<str>> = Vec::new();
         let mut cell_map = HashMap::new();
@@ -201,6 +222,7 @@ impl<'a> Compiler<'a> {
             kwonly: 0,
             varargs: false,
             varkw: false,
+            doc: None,
         });
     }
     fn pop_unit(&mut self) -> Rc<Code> {
@@ -222,10 +244,10 @@ impl<'a> Compiler<'a> {
         let scope = &self.st.scopes[&u.scope_key];
         let mut cell_params = Vec::new();
         for (ci, name) in u.cellnames.iter().enumerate().take(u.ncells) {
-            if let Some(&li) = u.var_map.get(&**name) {
-                if (li as usize) < scope.params.len() {
-                    cell_params.push((ci as u32, li));
-                }
+            if let Some(&li) = u.var_map.get(&**name)
+                && (li as usize) < scope.params.len()
+            {
+                cell_params.push((ci as u32, li));
             }
         }
         Rc::new(Code {
@@ -236,6 +258,7 @@ impl<'a> Compiler<'a> {
             instrs: u.instrs,
             lines: u.lines,
             consts: u.consts,
+            name_hashes: u.names.iter().map(|n| crate::dict::str_hash(n)).collect(),
             names: u.names,
             varnames: u.varnames,
             cellnames: u.cellnames,
@@ -247,6 +270,7 @@ impl<'a> Compiler<'a> {
             varargs: u.varargs,
             varkw: u.varkw,
             firstline: u.firstline,
+            doc: u.doc,
         })
     }
     fn emit(&mut self, i: Instr) -> usize {
@@ -490,7 +514,11 @@ impl<'a> Compiler<'a> {
                 let brk = self.label();
                 self.bind(top);
                 self.cond_jump(&w.test, false, orelse)?;
-                self.u().fblocks.push(FBlock::Loop { cont: top, brk, is_for: false });
+                self.u().fblocks.push(FBlock::Loop {
+                    cont: top,
+                    brk,
+                    is_for: false,
+                });
                 self.stmts(&w.body)?;
                 self.u().fblocks.pop();
                 self.jump(Instr::Jump(0), top);
@@ -510,7 +538,11 @@ impl<'a> Compiler<'a> {
                 self.bind(top);
                 self.jump(Instr::ForIter(0), end);
                 self.assign(&f.target)?;
-                self.u().fblocks.push(FBlock::Loop { cont: top, brk, is_for: true });
+                self.u().fblocks.push(FBlock::Loop {
+                    cont: top,
+                    brk,
+                    is_for: true,
+                });
                 self.stmts(&f.body)?;
                 self.u().fblocks.pop();
                 self.jump(Instr::Jump(0), top);
@@ -629,7 +661,11 @@ impl<'a> Compiler<'a> {
             i -= 1;
             let fb = self.u().fblocks.pop().expect("fblock");
             match &fb {
-                FBlock::Loop { cont, brk: b, is_for } => {
+                FBlock::Loop {
+                    cont,
+                    brk: b,
+                    is_for,
+                } => {
                     if let Some(is_break) = brk {
                         let (cont, b, is_for) = (*cont, *b, *is_for);
                         popped.push(fb);
@@ -707,7 +743,6 @@ impl<'a> Compiler<'a> {
             self.set_line(h.range);
             let next = self.label();
             if let Some(ty) = &h.type_ {
-                self.emit(Instr::Dup);
                 self.expr(ty)?;
                 self.jump(Instr::JumpIfNotExcMatch(0), next);
             }
@@ -843,7 +878,12 @@ impl<'a> Compiler<'a> {
                         self.emit(Instr::UnpackSequence(elts.len() as u32));
                     }
                     Some(p) => {
-                        if elts.iter().filter(|e| matches!(e, Expr::Starred(_))).count() > 1 {
+                        if elts
+                            .iter()
+                            .filter(|e| matches!(e, Expr::Starred(_)))
+                            .count()
+                            > 1
+                        {
                             return Err(self.err("multiple starred expressions in assignment"));
                         }
                         self.emit(Instr::UnpackEx(p as u32, (elts.len() - p - 1) as u32));
@@ -856,7 +896,9 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
-            Expr::Starred(_) => return Err(self.err("starred assignment target must be in a list or tuple")),
+            Expr::Starred(_) => {
+                return Err(self.err("starred assignment target must be in a list or tuple"));
+            }
             _ => return Err(self.err("cannot assign to expression")),
         }
         Ok(())
@@ -909,7 +951,11 @@ impl<'a> Compiler<'a> {
         let kw: Vec<(&str, &Expr)> = p
             .kwonlyargs
             .iter()
-            .filter_map(|a| a.default.as_deref().map(|d| (a.parameter.name.id.as_str(), d)))
+            .filter_map(|a| {
+                a.default
+                    .as_deref()
+                    .map(|d| (a.parameter.name.id.as_str(), d))
+            })
             .collect();
         if !kw.is_empty() {
             for (n, d) in &kw {
@@ -988,17 +1034,32 @@ impl<'a> Compiler<'a> {
         let name = f.name.id.as_str();
         let qn = self.qualname(name);
         let key = symtable::key(f);
-        let gen = self.st.scopes[&key].generator;
+        let is_gen = self.st.scopes[&key].generator;
         let line = self.line_of(f.range.start().to_u32());
-        self.push_unit(key, Rc::from(name), qn, if gen { CodeKind::Generator } else { CodeKind::Function }, line);
+        self.push_unit(
+            key,
+            Rc::from(name),
+            qn,
+            if is_gen {
+                CodeKind::Generator
+            } else {
+                CodeKind::Function
+            },
+            line,
+        );
         self.setup_params(Some(&f.parameters));
         for n in &self.st.scopes[&key].bound {
             if self.scope().name_kind(n) == NameKind::Local {
                 self.var(n);
             }
         }
-        if gen {
+        if is_gen {
             self.emit(Instr::GenStart);
+        }
+        if let Some(Stmt::Expr(e)) = f.body.first()
+            && let Expr::StringLiteral(s) = &*e.value
+        {
+            self.u().doc = Some(Rc::from(s.value.to_str()));
         }
         self.stmts(&f.body)?;
         let k = self.const_(Value::None);
@@ -1024,6 +1085,14 @@ impl<'a> Compiler<'a> {
         let key = symtable::key(c);
         let line = self.line_of(c.range.start().to_u32());
         self.push_unit(key, Rc::from(name), qn.clone(), CodeKind::Class, line);
+        if let Some(Stmt::Expr(e)) = c.body.first()
+            && let Expr::StringLiteral(s) = &*e.value
+        {
+            let k = self.str_const(s.value.to_str());
+            self.emit(Instr::LoadConst(k));
+            let ni = self.name("__doc__");
+            self.emit(Instr::StoreName(ni));
+        }
         self.stmts(&c.body)?;
         let k = self.const_(Value::None);
         self.emit(Instr::LoadConst(k));
@@ -1073,7 +1142,9 @@ impl<'a> Compiler<'a> {
     /// Jump to `l` when `e` is truthy == `when`.
     fn cond_jump(&mut self, e: &'a Expr, when: bool, l: usize) -> R {
         match e {
-            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => return self.cond_jump(&u.operand, !when, l),
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => {
+                return self.cond_jump(&u.operand, !when, l);
+            }
             Expr::BoolOp(b) => {
                 let is_and = b.op == ast::BoolOp::And;
                 let n = b.values.len();
@@ -1149,7 +1220,9 @@ impl<'a> Compiler<'a> {
                     None => Err(self.err("invalid float literal")),
                 }
             }
-            ast::Number::Complex { .. } => Err(self.err("complex numbers are not supported in the PVM")),
+            ast::Number::Complex { .. } => {
+                Err(self.err("complex numbers are not supported in the PVM"))
+            }
         }
     }
 
@@ -1318,8 +1391,18 @@ impl<'a> Compiler<'a> {
                 let key = symtable::key(l);
                 let qn = self.qualname("<lambda>");
                 let line = self.line_of(l.range.start().to_u32());
-                let gen = self.st.scopes[&key].generator;
-                self.push_unit(key, Rc::from("<lambda>"), qn, if gen { CodeKind::Generator } else { CodeKind::Function }, line);
+                let is_gen = self.st.scopes[&key].generator;
+                self.push_unit(
+                    key,
+                    Rc::from("<lambda>"),
+                    qn,
+                    if is_gen {
+                        CodeKind::Generator
+                    } else {
+                        CodeKind::Function
+                    },
+                    line,
+                );
                 self.setup_params(l.parameters.as_deref());
                 for n in &self.st.scopes[&key].bound {
                     if self.scope().name_kind(n) == NameKind::Local {
@@ -1331,13 +1414,43 @@ impl<'a> Compiler<'a> {
                 let code = self.pop_unit();
                 self.make_function(code, flags)?;
             }
-            Expr::ListComp(c) => self.comprehension(symtable::key(c), "<listcomp>", &c.generators, 1, &c.elt, None)?,
-            Expr::SetComp(c) => self.comprehension(symtable::key(c), "<setcomp>", &c.generators, 2, &c.elt, None)?,
+            Expr::ListComp(c) => self.comprehension(
+                symtable::key(c),
+                "<listcomp>",
+                &c.generators,
+                1,
+                &c.elt,
+                None,
+            )?,
+            Expr::SetComp(c) => self.comprehension(
+                symtable::key(c),
+                "<setcomp>",
+                &c.generators,
+                2,
+                &c.elt,
+                None,
+            )?,
             Expr::DictComp(c) => {
-                let Some(k) = &c.key else { return Err(self.err("invalid dict comprehension")) };
-                self.comprehension(symtable::key(c), "<dictcomp>", &c.generators, 3, k, Some(&c.value))?
+                let Some(k) = &c.key else {
+                    return Err(self.err("invalid dict comprehension"));
+                };
+                self.comprehension(
+                    symtable::key(c),
+                    "<dictcomp>",
+                    &c.generators,
+                    3,
+                    k,
+                    Some(&c.value),
+                )?
             }
-            Expr::Generator(c) => self.comprehension(symtable::key(c), "<genexpr>", &c.generators, 0, &c.elt, None)?,
+            Expr::Generator(c) => self.comprehension(
+                symtable::key(c),
+                "<genexpr>",
+                &c.generators,
+                0,
+                &c.elt,
+                None,
+            )?,
             Expr::Yield(y) => {
                 if self.u().kind != CodeKind::Generator {
                     return Err(self.err("'yield' outside function"));
@@ -1378,7 +1491,10 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn fstring_element(&mut self, el: &'a ast::InterpolatedStringElement) -> Result<u32, CompileError> {
+    fn fstring_element(
+        &mut self,
+        el: &'a ast::InterpolatedStringElement,
+    ) -> Result<u32, CompileError> {
         match el {
             ast::InterpolatedStringElement::Literal(l) => {
                 let k = self.str_const(&l.value);
@@ -1396,7 +1512,7 @@ impl<'a> Compiler<'a> {
                 if let Some(d) = &i.debug_text {
                     let r = i.expression.range();
                     let expr_src = &self.source[r.start().to_usize()..r.end().to_usize()];
-                    let text = format!("{}{}{}", d.leading, expr_src, d.trailing);
+                    let text = format!("{}{}{}", d.leading(), expr_src, d.trailing());
                     let k = self.str_const(&text);
                     self.emit(Instr::LoadConst(k));
                     n += 1;
@@ -1437,16 +1553,28 @@ impl<'a> Compiler<'a> {
             });
             return Ok(());
         }
-        self.emit(if kind == 2 { Instr::BuildSet(0) } else { Instr::BuildList(0) });
+        self.emit(if kind == 2 {
+            Instr::BuildSet(0)
+        } else {
+            Instr::BuildList(0)
+        });
         for e in elts {
             match e {
                 Expr::Starred(s) => {
                     self.expr(&s.value)?;
-                    self.emit(if kind == 2 { Instr::SetUpdate(1) } else { Instr::ListExtend(1) });
+                    self.emit(if kind == 2 {
+                        Instr::SetUpdate(1)
+                    } else {
+                        Instr::ListExtend(1)
+                    });
                 }
                 e => {
                     self.expr(e)?;
-                    self.emit(if kind == 2 { Instr::SetAdd(1) } else { Instr::ListAppend(1) });
+                    self.emit(if kind == 2 {
+                        Instr::SetAdd(1)
+                    } else {
+                        Instr::ListAppend(1)
+                    });
                 }
             }
         }
@@ -1461,36 +1589,36 @@ impl<'a> Compiler<'a> {
         let has_star = args.args.iter().any(|a| matches!(a, Expr::Starred(_)))
             || args.keywords.iter().any(|k| k.arg.is_none());
         // zero-arg super()
-        if let Expr::Name(n) = &*c.func {
-            if n.id.as_str() == "super"
-                && args.args.is_empty()
-                && args.keywords.is_empty()
-                && self.scope().name_kind("super") == NameKind::Global
-                && self.u().kind != CodeKind::Module
-            {
-                self.emit(Instr::LoadSuper);
-                return Ok(());
-            }
+        if let Expr::Name(n) = &*c.func
+            && n.id.as_str() == "super"
+            && args.args.is_empty()
+            && args.keywords.is_empty()
+            && self.scope().name_kind("super") == NameKind::Global
+            && self.u().kind != CodeKind::Module
+        {
+            self.emit(Instr::LoadSuper);
+            return Ok(());
         }
-        if !has_star {
-            if let Expr::Attribute(a) = &*c.func {
-                self.expr(&a.value)?;
-                for x in args.args.iter() {
-                    self.expr(x)?;
-                }
-                let ni = self.name(a.attr.id.as_str());
-                let line = self.line_of(a.attr.range.start().to_u32());
-                let old = std::mem::replace(&mut self.u().line, line);
-                if args.keywords.is_empty() {
-                    self.emit(Instr::CallMethod(ni, args.args.len() as u32));
-                } else {
-                    self.kw_values(args)?;
-                    self.u().line = line;
-                    self.emit(Instr::CallMethodKw(ni, (args.args.len() + args.keywords.len()) as u32));
-                }
-                self.u().line = old;
-                return Ok(());
+        if !has_star && let Expr::Attribute(a) = &*c.func {
+            self.expr(&a.value)?;
+            for x in args.args.iter() {
+                self.expr(x)?;
             }
+            let ni = self.name(a.attr.id.as_str());
+            let line = self.line_of(a.attr.range.start().to_u32());
+            let old = std::mem::replace(&mut self.u().line, line);
+            if args.keywords.is_empty() {
+                self.emit(Instr::CallMethod(ni, args.args.len() as u32));
+            } else {
+                self.kw_values(args)?;
+                self.u().line = line;
+                self.emit(Instr::CallMethodKw(
+                    ni,
+                    (args.args.len() + args.keywords.len()) as u32,
+                ));
+            }
+            self.u().line = old;
+            return Ok(());
         }
         self.expr(&c.func)?;
         if !has_star {
@@ -1501,7 +1629,9 @@ impl<'a> Compiler<'a> {
                 self.emit(Instr::Call(args.args.len() as u32));
             } else {
                 self.kw_values(args)?;
-                self.emit(Instr::CallKw((args.args.len() + args.keywords.len()) as u32));
+                self.emit(Instr::CallKw(
+                    (args.args.len() + args.keywords.len()) as u32,
+                ));
             }
             return Ok(());
         }
@@ -1531,7 +1661,8 @@ impl<'a> Compiler<'a> {
                         let k = self.str_const(n.id.as_str());
                         self.emit(Instr::LoadConst(k));
                         self.expr(&kw.value)?;
-                        self.emit(Instr::MapAdd(1));
+                        self.emit(Instr::BuildMap(1));
+                        self.emit(Instr::DictMerge(1));
                     }
                     None => {
                         self.expr(&kw.value)?;
@@ -1568,7 +1699,11 @@ impl<'a> Compiler<'a> {
     ) -> R {
         let qn = self.qualname(name);
         let line = self.u().line;
-        let code_kind = if kind == 0 { CodeKind::Generator } else { CodeKind::Function };
+        let code_kind = if kind == 0 {
+            CodeKind::Generator
+        } else {
+            CodeKind::Function
+        };
         self.push_unit(key, Rc::from(name), qn, code_kind, line);
         self.var(".0");
         self.u().argcount = 1;
@@ -1647,7 +1782,9 @@ impl<'a> Compiler<'a> {
         self.emit(Instr::ReturnValue);
         let code = self.pop_unit();
         self.make_function(code, 0)?;
-        let first = gens.first().ok_or_else(|| self.err("empty comprehension"))?;
+        let first = gens
+            .first()
+            .ok_or_else(|| self.err("empty comprehension"))?;
         self.expr(&first.iter)?;
         self.emit(Instr::GetIter);
         self.emit(Instr::Call(1));
@@ -1748,9 +1885,17 @@ impl<'a> Compiler<'a> {
                 let n = s.patterns.len() as u32;
                 self.emit(Instr::Dup);
                 self.emit(Instr::GetLen);
-                let k = self.const_(Value::Int(if star.is_some() { n as i64 - 1 } else { n as i64 }));
+                let k = self.const_(Value::Int(if star.is_some() {
+                    n as i64 - 1
+                } else {
+                    n as i64
+                }));
                 self.emit(Instr::LoadConst(k));
-                self.emit(Instr::Compare(if star.is_some() { CmpOp::Ge } else { CmpOp::Eq }));
+                self.emit(Instr::Compare(if star.is_some() {
+                    CmpOp::Ge
+                } else {
+                    CmpOp::Eq
+                }));
                 self.jump(Instr::PopJumpIfFalse(0), f2);
                 match star {
                     None => {
@@ -1850,7 +1995,12 @@ impl<'a> Compiler<'a> {
                 let ok = self.label();
                 self.expr(&c.cls)?;
                 for _ in c.arguments.patterns.iter() {}
-                let names: Vec<Value> = c.arguments.keywords.iter().map(|k| Value::str(k.attr.id.as_str())).collect();
+                let names: Vec<Value> = c
+                    .arguments
+                    .keywords
+                    .iter()
+                    .map(|k| Value::str(k.attr.id.as_str()))
+                    .collect();
                 let k = self.const_(Value::tuple(names));
                 self.emit(Instr::LoadConst(k));
                 let npos = c.arguments.patterns.len();
@@ -1891,5 +2041,53 @@ impl<'a> Compiler<'a> {
             P::MatchStar(_) => return Err(self.err("can't use starred pattern here")),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_newer_syntax_and_bad_targets() {
+        assert!(compile_module("type X = int\n", "t.py").is_err());
+        assert!(compile_module("def f[T](x): pass\n", "t.py").is_err());
+        assert!(compile_module("1 = x\n", "t.py").is_err());
+        assert!(compile_module("return 1\n", "t.py").is_err());
+        assert!(compile_module("x = (\n", "t.py").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+        let r = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || compile_module(&src, "t.py").is_err())
+            .expect("thread")
+            .join()
+            .expect("join");
+        assert!(r);
+    }
+
+    #[test]
+    fn closures_get_cells() {
+        let code = compile_module(
+            "def f():\n    x = 1\n    def g():\n        return x\n    return g\n",
+            "t.py",
+        )
+        .expect("compile");
+        let f = code
+            .consts
+            .iter()
+            .find_map(|c| {
+                if let Value::Code(c) = c {
+                    Some(c.clone())
+                } else {
+                    None
+                }
+            })
+            .expect("f");
+        assert_eq!(f.ncells, 1);
+        assert_eq!(&*f.cellnames[0], "x");
     }
 }

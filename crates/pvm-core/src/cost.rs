@@ -48,9 +48,10 @@ pub fn instr_cost(i: &Instr) -> u64 {
     use Instr::*;
     match i {
         Nop | Pop | Dup | Dup2 | Rot2 | Rot3 | Rot4 | LoadConst(_) | LoadFast(_) | StoreFast(_)
-        | DeleteFast(_) | LoadDeref(_) | StoreDeref(_) | LoadCell(_) | Jump(_) | PopJumpIfFalse(_)
-        | PopJumpIfTrue(_) | JumpIfFalseOrPop(_) | JumpIfTrueOrPop(_) | Not | ReturnValue
-        | PopExcept | LoadLocalsDict | SetupAnnotations | JumpIfNotExcMatch(_) | CopyN(_) => SIMPLE,
+        | DeleteFast(_) | LoadDeref(_) | StoreDeref(_) | LoadCell(_) | Jump(_)
+        | PopJumpIfFalse(_) | PopJumpIfTrue(_) | JumpIfFalseOrPop(_) | JumpIfTrueOrPop(_) | Not
+        | ReturnValue | PopExcept | LoadLocalsDict | SetupAnnotations | JumpIfNotExcMatch(_)
+        | CopyN(_) => SIMPLE,
         LoadGlobal(_) | StoreGlobal(_) | DeleteGlobal(_) | LoadName(_) | StoreName(_)
         | DeleteName(_) => GLOBAL,
         LoadAttr(_) | StoreAttr(_) | DeleteAttr(_) => ATTR,

@@ -53,7 +53,10 @@ impl Dict {
     }
     /// Mutable value at slot.
     pub fn slot_value_mut(&mut self, i: usize) -> Option<&mut Value> {
-        self.entries.get_mut(i).and_then(|e| e.as_mut()).map(|e| &mut e.value)
+        self.entries
+            .get_mut(i)
+            .and_then(|e| e.as_mut())
+            .map(|e| &mut e.value)
     }
     /// Find the slot of `key` with hash `hash`; `eq(stored, key)` decides equality.
     pub fn find(&self, hash: u64, eq: &mut dyn FnMut(&Value) -> bool) -> Option<usize> {
@@ -70,7 +73,8 @@ impl Dict {
         let idx = self.entries.len();
         self.entries.push(Some(Entry { hash, key, value }));
         let entries = &self.entries;
-        self.table.insert_unique(hash, idx, |&i| entries[i].as_ref().map_or(0, |e| e.hash));
+        self.table
+            .insert_unique(hash, idx, |&i| entries[i].as_ref().map_or(0, |e| e.hash));
         self.len += 1;
     }
     /// Remove the entry at slot `i`.
@@ -126,6 +130,15 @@ impl Dict {
         let i = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == key))?;
         self.entries[i].as_ref().map(|e| &e.value)
     }
+    /// Lookup with a str key whose [`str_hash`] is already known.
+    #[inline]
+    pub fn get_str_h(&self, key: &str, h: u64) -> Option<&Value> {
+        if self.len == 0 {
+            return None;
+        }
+        let i = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == key))?;
+        self.entries[i].as_ref().map(|e| &e.value)
+    }
     /// Insert or overwrite with a str key (namespaces).
     pub fn set_str(&mut self, key: std::rc::Rc<crate::value::PyStr>, value: Value) {
         let h = str_hash(&key.s);
@@ -154,4 +167,47 @@ pub fn str_hash(s: &str) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     if h == 0 || h == u64::MAX { 1 } else { h }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insertion_order_survives_removal_and_compaction() {
+        let mut d = Dict::new();
+        for i in 0..40 {
+            d.set_str(
+                std::rc::Rc::new(crate::value::PyStr::new(format!("k{i}"))),
+                Value::Int(i),
+            );
+        }
+        for i in 0..30 {
+            assert!(d.del_str(&format!("k{i}")).is_some());
+        }
+        assert_eq!(d.len(), 10);
+        let keys: Vec<i64> = d
+            .iter()
+            .map(|e| if let Value::Int(i) = e.value { i } else { -1 })
+            .collect();
+        assert_eq!(keys, (30..40).collect::<Vec<_>>());
+        assert!(matches!(d.get_str("k35"), Some(Value::Int(35))));
+        assert!(d.get_str("k3").is_none());
+        assert!(matches!(
+            d.pop_first().map(|e| e.value),
+            Some(Value::Int(30))
+        ));
+        assert!(matches!(
+            d.pop_last().map(|e| e.value),
+            Some(Value::Int(39))
+        ));
+    }
+
+    #[test]
+    fn str_hash_is_fixed() {
+        // Consensus: the hash never depends on a seed.
+        assert_eq!(str_hash("abc"), str_hash("abc"));
+        assert_ne!(str_hash("abc"), str_hash("abd"));
+        assert_ne!(str_hash(""), 0);
+    }
 }

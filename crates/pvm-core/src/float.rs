@@ -1,8 +1,8 @@
 //! Glue between Python values and the deterministic soft float of `pvm-float`.
 //! No hardware floating point is used anywhere in the PVM.
 
-pub use pvm_float::{F64, FloatError};
 use num_bigint::{BigInt, BigUint, Sign};
+pub use pvm_float::{F64, FloatError};
 
 /// Parse a float literal from source text (underscores already removed).
 pub fn parse_literal(s: &str) -> Option<F64> {
@@ -18,6 +18,14 @@ pub fn from_bigint(b: &BigInt) -> Result<F64, FloatError> {
 /// float -> int (truncating). Errors for inf / nan.
 pub fn to_bigint(f: F64) -> Result<BigInt, FloatError> {
     let (neg, limbs) = f.trunc_to_int_parts()?;
-    let mag = BigUint::from_slice(&limbs.iter().flat_map(|l| [*l as u32, (*l >> 32) as u32]).collect::<Vec<u32>>());
-    Ok(BigInt::from_biguint(if neg { Sign::Minus } else { Sign::Plus }, mag))
+    let mag = BigUint::from_slice(
+        &limbs
+            .iter()
+            .flat_map(|l| [*l as u32, (*l >> 32) as u32])
+            .collect::<Vec<u32>>(),
+    );
+    Ok(BigInt::from_biguint(
+        if neg { Sign::Minus } else { Sign::Plus },
+        mag,
+    ))
 }

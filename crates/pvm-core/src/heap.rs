@@ -132,7 +132,7 @@ pub fn release_all() {
                 }
                 Tracked::Instance(w) => {
                     if let Some(i) = w.upgrade() {
-                        let v = std::mem::take(&mut *i.dict.borrow_mut());
+                        let v = std::mem::take(&mut *i.dict.d.borrow_mut());
                         drop(v);
                         let n = i.native.borrow_mut().take();
                         drop(n);
@@ -178,4 +178,29 @@ pub fn release_all() {
         }
     }
     COMPACT_AT.with(|c| c.set(1024));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Value;
+
+    #[test]
+    fn accounting_is_credited_back_and_cycles_are_released() {
+        let before = used();
+        {
+            let a = Value::list(vec![Value::Int(1); 100]);
+            assert!(used() >= before + 1600);
+            // self-referencing list: a cycle that plain Rc would leak
+            if let Value::List(l) = &a {
+                l.v.borrow_mut().push(a.clone());
+            }
+        }
+        assert!(
+            used() > before,
+            "the cycle keeps the list alive until release_all"
+        );
+        release_all();
+        assert_eq!(used(), before);
+    }
 }

@@ -100,7 +100,7 @@ pub fn pow(a: &BigInt, b: u64) -> Result<Value, IntError> {
     if b > MAX_BITS {
         // |a| >= 2 or a == -1
         if a.magnitude().is_one() {
-            return Ok(Value::Int(if b % 2 == 0 { 1 } else { -1 }));
+            return Ok(Value::Int(if b.is_multiple_of(2) { 1 } else { -1 }));
         }
         return Err(IntError::Overflow);
     }
@@ -144,7 +144,11 @@ pub fn hash_big(b: &BigInt) -> i64 {
 /// Python int hash of an i64.
 pub fn hash_i64(i: i64) -> i64 {
     const P: i64 = (1i64 << 61) - 1;
-    let h = if i >= 0 { i % P } else { -((-(i as i128) % P as i128) as i64) };
+    let h = if i >= 0 {
+        i % P
+    } else {
+        -((-(i as i128) % P as i128) as i64)
+    };
     if h == -1 { -2 } else { h }
 }
 /// Python `str(int)` via pvm-text's conversion.
@@ -166,4 +170,57 @@ pub fn abs(b: &BigInt) -> BigInt {
 /// One.
 pub fn one() -> BigInt {
     BigInt::one()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pow_checks_size_before_computing() {
+        assert_eq!(pow(&BigInt::from(2), 4095).map(|v| bits(&v)), Ok(4096));
+        assert!(matches!(
+            pow(&BigInt::from(2), 4096),
+            Err(IntError::Overflow)
+        ));
+        assert!(matches!(
+            pow(&BigInt::from(3), u64::MAX),
+            Err(IntError::Overflow)
+        ));
+        assert!(matches!(
+            pow(&BigInt::from(-1), u64::MAX),
+            Ok(Value::Int(-1))
+        ));
+    }
+
+    #[test]
+    fn shifts_and_division_follow_python() {
+        assert!(matches!(
+            lshift(&BigInt::from(1), &BigInt::from(5000)),
+            Err(IntError::Overflow)
+        ));
+        assert!(matches!(
+            rshift(&BigInt::from(-5), &BigInt::from(1)),
+            Ok(Value::Int(-3))
+        ));
+        assert!(matches!(
+            floordiv(&BigInt::from(-7), &BigInt::from(2)),
+            Ok(Value::Int(-4))
+        ));
+        assert!(matches!(
+            modulo(&BigInt::from(-7), &BigInt::from(2)),
+            Ok(Value::Int(1))
+        ));
+        assert!(matches!(
+            floordiv(&BigInt::from(1), &BigInt::from(0)),
+            Err(IntError::ZeroDivision(_))
+        ));
+    }
+
+    #[test]
+    fn hash_matches_cpython() {
+        assert_eq!(hash_i64(-1), -2);
+        assert_eq!(hash_i64((1 << 61) - 1), 0);
+        assert_eq!(hash_big(&(BigInt::from(1) << 61)), 1);
+    }
 }

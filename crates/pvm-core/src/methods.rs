@@ -34,26 +34,94 @@ pub fn arg(args: &[Value], kw: &Kw, i: usize, name: &str) -> Option<Value> {
     if let Some(v) = args.get(i) {
         return Some(v.clone());
     }
-    kw.iter().find(|(k, _)| &**k == name).map(|(_, v)| v.clone())
+    kw.iter()
+        .find(|(k, _)| &**k == name)
+        .map(|(_, v)| v.clone())
 }
 
 const STR_METHODS: &[&str] = &[
-    "join", "split", "rsplit", "strip", "lstrip", "rstrip", "upper", "lower", "replace", "startswith", "endswith",
-    "find", "rfind", "index", "rindex", "count", "format", "splitlines", "partition", "rpartition", "center",
-    "ljust", "rjust", "zfill", "title", "capitalize", "swapcase", "casefold", "isalpha", "isdigit", "isalnum",
-    "isspace", "isupper", "islower", "isnumeric", "isdecimal", "isidentifier", "istitle", "isascii",
-    "isprintable", "encode", "expandtabs", "removeprefix", "removesuffix", "translate", "maketrans",
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "upper",
+    "lower",
+    "replace",
+    "startswith",
+    "endswith",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "count",
+    "format",
+    "splitlines",
+    "partition",
+    "rpartition",
+    "center",
+    "ljust",
+    "rjust",
+    "zfill",
+    "title",
+    "capitalize",
+    "swapcase",
+    "casefold",
+    "isalpha",
+    "isdigit",
+    "isalnum",
+    "isspace",
+    "isupper",
+    "islower",
+    "isnumeric",
+    "isdecimal",
+    "isidentifier",
+    "istitle",
+    "isascii",
+    "isprintable",
+    "encode",
+    "expandtabs",
+    "removeprefix",
+    "removesuffix",
+    "translate",
+    "maketrans",
 ];
 const LIST_METHODS: &[&str] = &[
-    "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy", "clear",
+    "append", "extend", "pop", "insert", "remove", "index", "count", "sort", "reverse", "copy",
+    "clear",
 ];
 const DICT_METHODS: &[&str] = &[
-    "get", "keys", "values", "items", "pop", "popitem", "setdefault", "update", "copy", "clear", "fromkeys",
+    "get",
+    "keys",
+    "values",
+    "items",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "copy",
+    "clear",
+    "fromkeys",
 ];
 const SET_METHODS: &[&str] = &[
-    "add", "remove", "discard", "pop", "clear", "copy", "union", "intersection", "difference",
-    "symmetric_difference", "issubset", "issuperset", "isdisjoint", "update", "intersection_update",
-    "difference_update", "symmetric_difference_update",
+    "add",
+    "remove",
+    "discard",
+    "pop",
+    "clear",
+    "copy",
+    "union",
+    "intersection",
+    "difference",
+    "symmetric_difference",
+    "issubset",
+    "issuperset",
+    "isdisjoint",
+    "update",
+    "intersection_update",
+    "difference_update",
+    "symmetric_difference_update",
 ];
 
 fn method_exists(v: &Value, name: &str) -> bool {
@@ -65,14 +133,70 @@ fn method_exists(v: &Value, name: &str) -> bool {
         Value::Tuple(_) => matches!(name, "index" | "count"),
         Value::Bytes(_) | Value::ByteArray(_) => matches!(
             name,
-            "decode" | "hex" | "startswith" | "endswith" | "find" | "count" | "split" | "strip" | "join" | "replace"
-                | "upper" | "lower" | "append" | "extend" | "index" | "fromhex" | "rstrip" | "lstrip" | "pop"
+            "decode"
+                | "hex"
+                | "startswith"
+                | "endswith"
+                | "find"
+                | "count"
+                | "split"
+                | "strip"
+                | "join"
+                | "replace"
+                | "upper"
+                | "lower"
+                | "append"
+                | "extend"
+                | "index"
+                | "fromhex"
+                | "rstrip"
+                | "lstrip"
+                | "pop"
+                | "rsplit"
+                | "splitlines"
+                | "partition"
+                | "rpartition"
+                | "removeprefix"
+                | "removesuffix"
+                | "center"
+                | "ljust"
+                | "rjust"
+                | "zfill"
+                | "expandtabs"
+                | "swapcase"
+                | "capitalize"
+                | "title"
+                | "isalpha"
+                | "isalnum"
+                | "isdigit"
+                | "isspace"
+                | "isascii"
+                | "islower"
+                | "isupper"
+                | "istitle"
+                | "rfind"
+                | "rindex"
+                | "translate"
+                | "maketrans"
+                | "insert"
+                | "remove"
+                | "reverse"
+                | "clear"
+                | "copy"
         ),
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => matches!(
             name,
-            "bit_length" | "to_bytes" | "conjugate" | "bit_count" | "as_integer_ratio" | "from_bytes"
+            "bit_length"
+                | "to_bytes"
+                | "conjugate"
+                | "bit_count"
+                | "as_integer_ratio"
+                | "from_bytes"
         ),
-        Value::Float(_) => matches!(name, "is_integer" | "hex" | "as_integer_ratio" | "conjugate" | "fromhex"),
+        Value::Float(_) => matches!(
+            name,
+            "is_integer" | "hex" | "as_integer_ratio" | "conjugate" | "fromhex"
+        ),
         Value::Generator(_) => matches!(name, "send" | "throw" | "close"),
         Value::Range(_) => matches!(name, "index" | "count"),
         _ => false,
@@ -86,10 +210,12 @@ pub fn native_attr(vm: &mut Vm, o: &Value, name: &str) -> PyResult<Value> {
             return Ok(match o {
                 Value::Bool(b) => Value::Int(*b as i64),
                 _ => o.clone(),
-            })
+            });
         }
         (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "imag") => return Ok(Value::Int(0)),
-        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "denominator") => return Ok(Value::Int(1)),
+        (Value::Int(_) | Value::BigInt(_) | Value::Bool(_), "denominator") => {
+            return Ok(Value::Int(1));
+        }
         (Value::Float(_), "real") => return Ok(o.clone()),
         (Value::Float(_), "imag") => return Ok(Value::Float(crate::float::F64::ZERO)),
         (Value::Range(r), "start") => return Ok(Value::Int(r.start)),
@@ -99,19 +225,56 @@ pub fn native_attr(vm: &mut Vm, o: &Value, name: &str) -> PyResult<Value> {
         (Value::Slice(s), "stop") => return Ok(s.stop.clone()),
         (Value::Slice(s), "step") => return Ok(s.step.clone()),
         (Value::Generator(g), "__name__") => return Ok(Value::str(&*g.name)),
+        (Value::Cell(c), "cell_contents") => {
+            return match c.v.borrow().clone() {
+                Some(v) => Ok(v),
+                None => Err(vm.exc("ValueError", "Cell is empty")),
+            };
+        }
+        (Value::Slice(_), "indices") => {
+            return Ok(Value::Builtin(Rc::new(Builtin {
+                kind: BuiltinKind::Func("__slice_indices__"),
+                recv: Some(o.clone()),
+            })));
+        }
         (Value::Builtin(b), "__name__") => {
             return Ok(Value::str(match &b.kind {
                 BuiltinKind::Func(n) | BuiltinKind::Method(n) | BuiltinKind::ModuleFunc(_, n) => *n,
-            }))
+            }));
         }
         _ => {}
     }
-    if method_exists(o, name) {
-        if let Some(n) = static_name(name) {
-            return Ok(Value::Builtin(Rc::new(Builtin { kind: BuiltinKind::Method(n), recv: Some(o.clone()) })));
+    if method_exists(o, name)
+        && let Some(n) = static_name(name)
+    {
+        return Ok(Value::Builtin(Rc::new(Builtin {
+            kind: BuiltinKind::Method(n),
+            recv: Some(o.clone()),
+        })));
+    }
+    if is_native_receiver(o)
+        && let Some(n) = NATIVE_DUNDERS.iter().find(|d| **d == name)
+    {
+        let numeric_only = matches!(
+            *n,
+            "__round__" | "__abs__" | "__neg__" | "__pos__" | "__int__" | "__float__" | "__index__"
+        );
+        let numeric = matches!(
+            o,
+            Value::Int(_) | Value::BigInt(_) | Value::Bool(_) | Value::Float(_)
+        );
+        let index_ok = *n != "__index__" || !matches!(o, Value::Float(_));
+        if (!numeric_only || numeric) && index_ok {
+            return Ok(Value::Builtin(Rc::new(Builtin {
+                kind: BuiltinKind::Method(n),
+                recv: Some(o.clone()),
+            })));
         }
     }
-    Err(vm.exc("AttributeError", format!("'{}' object has no attribute '{}'", vm.type_name(o), name)))
+    Err(vm.exc(
+        "AttributeError",
+        format!("'{}' object has no attribute '{}'", vm.type_name(o), name),
+    ))
 }
 
 fn static_name(name: &str) -> Option<&'static str> {
@@ -121,8 +284,24 @@ fn static_name(name: &str) -> Option<&'static str> {
         }
     }
     const OTHER: &[&str] = &[
-        "index", "count", "decode", "hex", "bit_length", "to_bytes", "conjugate", "bit_count", "as_integer_ratio",
-        "from_bytes", "is_integer", "send", "throw", "close", "fromhex", "append", "extend", "pop",
+        "index",
+        "count",
+        "decode",
+        "hex",
+        "bit_length",
+        "to_bytes",
+        "conjugate",
+        "bit_count",
+        "as_integer_ratio",
+        "from_bytes",
+        "is_integer",
+        "send",
+        "throw",
+        "close",
+        "fromhex",
+        "append",
+        "extend",
+        "pop",
     ];
     OTHER.iter().find(|n| **n == name).copied()
 }
@@ -136,6 +315,10 @@ pub fn unbound_method(_vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> 
         TypeKind::Int => Value::Int(0),
         TypeKind::Tuple => Value::tuple(vec![]),
         TypeKind::Bytes => Value::bytes(vec![]),
+        TypeKind::ByteArray => Value::ByteArray(Rc::new(PyByteArray {
+            b: std::cell::RefCell::new(vec![]),
+            acct: crate::heap::Acct::new(40),
+        })),
         TypeKind::Float => Value::Float(crate::float::F64::ZERO),
         _ => return None,
     };
@@ -143,7 +326,10 @@ pub fn unbound_method(_vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> 
         return None;
     }
     let n = static_name(name)?;
-    Some(Value::Builtin(Rc::new(Builtin { kind: BuiltinKind::ModuleFunc(type_tag(c.kind), n), recv: None })))
+    Some(Value::Builtin(Rc::new(Builtin {
+        kind: BuiltinKind::ModuleFunc(type_tag(c.kind), n),
+        recv: None,
+    })))
 }
 
 fn type_tag(k: TypeKind) -> &'static str {
@@ -154,6 +340,7 @@ fn type_tag(k: TypeKind) -> &'static str {
         TypeKind::Int => "<int>",
         TypeKind::Tuple => "<tuple>",
         TypeKind::Bytes => "<bytes>",
+        TypeKind::ByteArray => "<bytearray>",
         TypeKind::Float => "<float>",
         _ => "<?>",
     }
@@ -178,7 +365,19 @@ fn text(vm: &Vm, e: pvm_text::TextError) -> Flow {
 }
 
 /// Call method `name` on a native receiver.
-pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
+pub fn call_method(
+    vm: &mut Vm,
+    recv: &Value,
+    name: &str,
+    args: Vec<Value>,
+    kw: Kw,
+) -> PyResult<Value> {
+    if name.starts_with("__")
+        && name.ends_with("__")
+        && let Some(r) = native_dunder(vm, recv, name, &args)?
+    {
+        return Ok(r);
+    }
     match recv {
         Value::List(l) => list_method(vm, recv, l, name, args, kw),
         Value::Dict(d) => dict_method(vm, d, name, args, kw),
@@ -186,9 +385,21 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
         Value::Set(s) | Value::FrozenSet(s) => set_method(vm, recv, s, name, args, kw),
         Value::Tuple(t) => match name {
             "index" | "count" => {
-                let x = arg(&args, &kw, 0, "value").ok_or_else(|| vm.type_err(format!("{name}() takes exactly one argument (0 given)")))?;
+                let x = arg(&args, &kw, 0, "value").ok_or_else(|| {
+                    vm.type_err(format!("{name}() takes exactly one argument (0 given)"))
+                })?;
+                let n = t.v.len() as i64;
+                let clamp = |v: i64| if v < 0 { (v + n).max(0) } else { v.min(n) };
+                let start = match args.get(1) {
+                    Some(v) => clamp(vm.to_index(v)?),
+                    None => 0,
+                } as usize;
+                let end = match args.get(2) {
+                    Some(v) => clamp(vm.to_index(v)?),
+                    None => n,
+                } as usize;
                 let mut c = 0;
-                for (i, y) in t.v.iter().enumerate() {
+                for (i, y) in t.v.iter().enumerate().take(end).skip(start) {
                     vm.charge(1)?;
                     if vm.eq(y, &x)? {
                         if name == "index" {
@@ -211,7 +422,8 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
                     let v = args.into_iter().next().unwrap_or_default();
                     match vm.gen_resume(&g, v, None)? {
                         GenStep::Yielded(v) => Ok(v),
-                        GenStep::Returned(v) => Err(vm.exc_args("StopIteration", if v.is_none() { vec![] } else { vec![v] })),
+                        GenStep::Returned(v) => Err(vm
+                            .exc_args("StopIteration", if v.is_none() { vec![] } else { vec![v] })),
                     }
                 }
                 "throw" => {
@@ -222,7 +434,8 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
                     };
                     match vm.gen_resume(&g, Value::None, Some(e))? {
                         GenStep::Yielded(v) => Ok(v),
-                        GenStep::Returned(v) => Err(vm.exc_args("StopIteration", if v.is_none() { vec![] } else { vec![v] })),
+                        GenStep::Returned(v) => Err(vm
+                            .exc_args("StopIteration", if v.is_none() { vec![] } else { vec![v] })),
                     }
                 }
                 "close" => {
@@ -232,11 +445,20 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
                         return Ok(Value::None);
                     }
                     let e = vm.exc("GeneratorExit", "");
-                    let Flow::Exc(e) = e else { return Ok(Value::None) };
+                    let Flow::Exc(e) = e else {
+                        return Ok(Value::None);
+                    };
                     match vm.gen_resume(&g, Value::None, Some(e)) {
-                        Ok(GenStep::Yielded(_)) => Err(vm.exc("RuntimeError", "generator ignored GeneratorExit")),
+                        Ok(GenStep::Yielded(_)) => {
+                            Err(vm.exc("RuntimeError", "generator ignored GeneratorExit"))
+                        }
                         Ok(GenStep::Returned(_)) => Ok(Value::None),
-                        Err(Flow::Exc(x)) if vm.isinstance_name(&x, "GeneratorExit") || vm.isinstance_name(&x, "StopIteration") => Ok(Value::None),
+                        Err(Flow::Exc(x))
+                            if vm.isinstance_name(&x, "GeneratorExit")
+                                || vm.isinstance_name(&x, "StopIteration") =>
+                        {
+                            Ok(Value::None)
+                        }
                         Err(e) => Err(e),
                     }
                 }
@@ -246,6 +468,12 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
         Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => int_method(vm, recv, name, args, kw),
         Value::Float(f) => match name {
             "is_integer" => Ok(Value::Bool(f.is_integer())),
+            "fromhex" => match args.first() {
+                Some(Value::Str(s)) => crate::float::F64::from_hex(&s.s)
+                    .map(Value::Float)
+                    .map_err(|e| vm.float_err(e)),
+                _ => Err(vm.type_err("fromhex() argument must be str")),
+            },
             "hex" => Ok(Value::str(f.hex())),
             "conjugate" => Ok(recv.clone()),
             "as_integer_ratio" => {
@@ -257,7 +485,10 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
                     }
                     if neg { -b } else { b }
                 };
-                Ok(Value::tuple(vec![crate::int::from_big(to_big(&n, neg)), crate::int::from_big(to_big(&d, false))]))
+                Ok(Value::tuple(vec![
+                    crate::int::from_big(to_big(&n, neg)),
+                    crate::int::from_big(to_big(&d, false)),
+                ]))
             }
             _ => Err(no_method(vm, recv, name)),
         },
@@ -273,7 +504,9 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
                     let s = vm.repr(&x)?;
                     return Err(vm.exc("ValueError", format!("{s} is not in range")));
                 }
-                let Value::Int(i) = x else { return Ok(Value::Int(0)) };
+                let Value::Int(i) = x else {
+                    return Ok(Value::Int(0));
+                };
                 Ok(Value::Int((i - r.start) / r.step))
             }
             _ => Err(no_method(vm, recv, name)),
@@ -282,15 +515,152 @@ pub fn call_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: 
     }
 }
 
-fn no_method(vm: &Vm, recv: &Value, name: &str) -> Flow {
-    vm.exc("AttributeError", format!("'{}' object has no attribute '{}'", vm.type_name(recv), name))
+/// Dunder methods of built-in values reachable as attributes (`(0.5).__round__`).
+const NATIVE_DUNDERS: &[&str] = &[
+    "__round__",
+    "__abs__",
+    "__neg__",
+    "__pos__",
+    "__int__",
+    "__float__",
+    "__index__",
+    "__repr__",
+    "__str__",
+    "__hash__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+];
+
+/// `x.__len__()` style calls on built-in values.
+fn native_dunder(vm: &mut Vm, recv: &Value, name: &str, args: &[Value]) -> PyResult<Option<Value>> {
+    use crate::bytecode::{BinOp, CmpOp};
+    let a0 = || args.first().cloned().unwrap_or_default();
+    let bin = |op| -> Option<BinOp> { Some(op) };
+    let op = match name {
+        "__len__" => return Ok(Some(Value::Int(vm.len(recv)? as i64))),
+        "__contains__" => return Ok(Some(Value::Bool(vm.contains(recv, &a0())?))),
+        "__getitem__" => return Ok(Some(vm.getitem(recv, &a0())?)),
+        "__setitem__" => {
+            vm.setitem(recv, a0(), args.get(1).cloned().unwrap_or_default())?;
+            return Ok(Some(Value::None));
+        }
+        "__delitem__" => {
+            vm.delitem(recv, &a0())?;
+            return Ok(Some(Value::None));
+        }
+        "__iter__" => return Ok(Some(vm.get_iter(recv)?)),
+        "__repr__" => return Ok(Some(Value::str(vm.repr(recv)?))),
+        "__str__" => return Ok(Some(Value::str(vm.to_str(recv)?))),
+        "__hash__" => return Ok(Some(Value::Int(vm.hash_i64(recv)?))),
+        "__bool__" => return Ok(Some(Value::Bool(vm.truthy(recv)?))),
+        "__round__" => {
+            let round = Value::Builtin(Rc::new(Builtin {
+                kind: BuiltinKind::Func("round"),
+                recv: None,
+            }));
+            let mut a = vec![recv.clone()];
+            a.extend(args.iter().cloned());
+            return Ok(Some(vm.call(&round, a, vec![])?));
+        }
+        "__abs__" => {
+            let f = Value::Builtin(Rc::new(Builtin {
+                kind: BuiltinKind::Func("abs"),
+                recv: None,
+            }));
+            return Ok(Some(vm.call(&f, vec![recv.clone()], vec![])?));
+        }
+        "__neg__" => return Ok(Some(vm.unary_op(recv, crate::bytecode::UnOp::Neg)?)),
+        "__pos__" => return Ok(Some(vm.unary_op(recv, crate::bytecode::UnOp::Pos)?)),
+        "__int__" | "__index__" => {
+            let c = vm.types.get(TypeKind::Int);
+            return Ok(Some(crate::builtins::construct(
+                vm,
+                &c,
+                vec![recv.clone()],
+                vec![],
+            )?));
+        }
+        "__float__" => return Ok(Some(Value::Float(vm.to_float(recv)?))),
+        "__eq__" | "__ne__" | "__lt__" | "__le__" | "__gt__" | "__ge__" => {
+            let c = match name {
+                "__eq__" => CmpOp::Eq,
+                "__ne__" => CmpOp::Ne,
+                "__lt__" => CmpOp::Lt,
+                "__le__" => CmpOp::Le,
+                "__gt__" => CmpOp::Gt,
+                _ => CmpOp::Ge,
+            };
+            return match vm.compare(recv, &a0(), c) {
+                Ok(v) => Ok(Some(v)),
+                Err(Flow::Exc(e)) if vm.isinstance_name(&e, "TypeError") => {
+                    Ok(Some(Value::NotImplemented))
+                }
+                Err(e) => Err(e),
+            };
+        }
+        "__add__" => bin(BinOp::Add),
+        "__sub__" => bin(BinOp::Sub),
+        "__mul__" => bin(BinOp::Mul),
+        "__truediv__" => bin(BinOp::TrueDiv),
+        "__floordiv__" => bin(BinOp::FloorDiv),
+        "__mod__" => bin(BinOp::Mod),
+        "__pow__" => bin(BinOp::Pow),
+        "__and__" => bin(BinOp::And),
+        "__or__" => bin(BinOp::Or),
+        "__xor__" => bin(BinOp::Xor),
+        "__lshift__" => bin(BinOp::LShift),
+        "__rshift__" => bin(BinOp::RShift),
+        _ => None,
+    };
+    match op {
+        Some(op) => match vm.binary_op(recv, &a0(), op, false) {
+            Ok(v) => Ok(Some(v)),
+            Err(Flow::Exc(e)) if vm.isinstance_name(&e, "TypeError") => {
+                Ok(Some(Value::NotImplemented))
+            }
+            Err(e) => Err(e),
+        },
+        None => Ok(None),
+    }
 }
 
-fn list_method(vm: &mut Vm, recv: &Value, l: &Rc<PyList>, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
+fn no_method(vm: &Vm, recv: &Value, name: &str) -> Flow {
+    vm.exc(
+        "AttributeError",
+        format!(
+            "'{}' object has no attribute '{}'",
+            vm.type_name(recv),
+            name
+        ),
+    )
+}
+
+fn list_method(
+    vm: &mut Vm,
+    recv: &Value,
+    l: &Rc<PyList>,
+    name: &str,
+    args: Vec<Value>,
+    kw: Kw,
+) -> PyResult<Value> {
     match name {
         "append" => {
             if args.len() != 1 {
-                return Err(vm.type_err(format!("list.append() takes exactly one argument ({} given)", args.len())));
+                return Err(vm.type_err(format!(
+                    "list.append() takes exactly one argument ({} given)",
+                    args.len()
+                )));
             }
             let v = args.into_iter().next().unwrap_or_default();
             vm.list_push(l, v)?;
@@ -363,14 +733,22 @@ fn list_method(vm: &mut Vm, recv: &Value, l: &Rc<PyList>, name: &str, args: Vec<
             let start = match args.get(1) {
                 Some(v) => {
                     let s = vm.to_index(v)?;
-                    if s < 0 { (s + n as i64).max(0) as usize } else { s as usize }
+                    if s < 0 {
+                        (s + n as i64).max(0) as usize
+                    } else {
+                        s as usize
+                    }
                 }
                 None => 0,
             };
             let end = match args.get(2) {
                 Some(v) => {
                     let s = vm.to_index(v)?;
-                    if s < 0 { (s + n as i64).max(0) as usize } else { (s as usize).min(n) }
+                    if s < 0 {
+                        (s + n as i64).max(0) as usize
+                    } else {
+                        (s as usize).min(n)
+                    }
                 }
                 None => n,
             };
@@ -403,7 +781,11 @@ fn list_method(vm: &mut Vm, recv: &Value, l: &Rc<PyList>, name: &str, args: Vec<
             if !args.is_empty() {
                 return Err(vm.type_err("sort() takes no positional arguments"));
             }
-            let key = kw.iter().find(|(k, _)| &**k == "key").map(|(_, v)| v.clone()).unwrap_or_default();
+            let key = kw
+                .iter()
+                .find(|(k, _)| &**k == "key")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
             let rev = match kw.iter().find(|(k, _)| &**k == "reverse") {
                 Some((_, v)) => vm.truthy(v)?,
                 None => false,
@@ -412,6 +794,9 @@ fn list_method(vm: &mut Vm, recv: &Value, l: &Rc<PyList>, name: &str, args: Vec<
             let r = crate::builtins::sort_values(vm, items, &key, rev);
             match r {
                 Ok(sorted) => {
+                    if !l.v.borrow().is_empty() {
+                        return Err(vm.exc("ValueError", "list modified during sort"));
+                    }
                     *l.v.borrow_mut() = sorted;
                     Ok(Value::None)
                 }
@@ -436,30 +821,28 @@ fn list_method(vm: &mut Vm, recv: &Value, l: &Rc<PyList>, name: &str, args: Vec<
     }
 }
 
-fn dict_method(vm: &mut Vm, d: &Rc<PyDict>, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
+fn dict_method(
+    vm: &mut Vm,
+    d: &Rc<PyDict>,
+    name: &str,
+    args: Vec<Value>,
+    kw: Kw,
+) -> PyResult<Value> {
     vm.charge(cost::DICT)?;
-    let iter_of = |st: IterState| Value::Iter(Rc::new(PyIter { st: std::cell::RefCell::new(st) }));
+    let iter_of = |st: IterState| {
+        Value::Iter(Rc::new(PyIter {
+            st: std::cell::RefCell::new(st),
+        }))
+    };
     match name {
         "get" => {
             let k = args.first().cloned().unwrap_or_default();
             let default = args.get(1).cloned().unwrap_or_default();
             Ok(vm.dict_get(d, &k)?.unwrap_or(default))
         }
-        "keys" => {
-            let items: Vec<Value> = d.d.borrow().iter().map(|e| e.key.clone()).collect();
-            vm.charge(items.len() as u64 / 4)?;
-            Ok(crate::builtins::view(vm, "dict_keys", items))
-        }
-        "values" => {
-            let items: Vec<Value> = d.d.borrow().iter().map(|e| e.value.clone()).collect();
-            vm.charge(items.len() as u64 / 4)?;
-            Ok(crate::builtins::view(vm, "dict_values", items))
-        }
-        "items" => {
-            let items: Vec<Value> = d.d.borrow().iter().map(|e| Value::tuple(vec![e.key.clone(), e.value.clone()])).collect();
-            vm.charge(items.len() as u64 / 2)?;
-            Ok(crate::builtins::view(vm, "dict_items", items))
-        }
+        "keys" => Ok(crate::builtins::view(vm, 0, d)),
+        "values" => Ok(crate::builtins::view(vm, 1, d)),
+        "items" => Ok(crate::builtins::view(vm, 2, d)),
         "pop" => {
             let k = args.first().cloned().unwrap_or_default();
             match vm.dict_del(&d.d, &k)? {
@@ -492,17 +875,20 @@ fn dict_method(vm: &mut Vm, d: &Rc<PyDict>, name: &str, args: Vec<Value>, kw: Kw
             if let Some(other) = args.first() {
                 let pairs = match other {
                     Value::Dict(_) => vm.mapping_items(other)?,
-                    Value::Instance(_) => vm.mapping_items(other)?,
+                    Value::Instance(_) if vm.as_view(other).is_none() => vm.mapping_items(other)?,
                     _ => {
                         let items = vm.collect(other)?;
                         let mut out = Vec::new();
                         for it in items {
                             let kv = vm.collect(&it)?;
                             if kv.len() != 2 {
-                                return Err(vm.exc("ValueError", format!("dictionary update sequence element has length {}; 2 is required", kv.len())));
+                                return Err(vm.exc("ValueError", format!("dictionary update sequence element #{} has length {}; 2 is required", out.len(), kv.len())));
                             }
                             let mut kv = kv.into_iter();
-                            out.push((kv.next().unwrap_or_default(), kv.next().unwrap_or_default()));
+                            out.push((
+                                kv.next().unwrap_or_default(),
+                                kv.next().unwrap_or_default(),
+                            ));
                         }
                         out
                     }
@@ -554,11 +940,26 @@ fn dict_method(vm: &mut Vm, d: &Rc<PyDict>, name: &str, args: Vec<Value>, kw: Kw
     }
 }
 
-fn set_method(vm: &mut Vm, recv: &Value, s: &Rc<PySet>, name: &str, args: Vec<Value>, _kw: Kw) -> PyResult<Value> {
+fn set_method(
+    vm: &mut Vm,
+    recv: &Value,
+    s: &Rc<PySet>,
+    name: &str,
+    args: Vec<Value>,
+    _kw: Kw,
+) -> PyResult<Value> {
     let frozen = matches!(recv, Value::FrozenSet(_));
     let mutating = matches!(
         name,
-        "add" | "remove" | "discard" | "pop" | "clear" | "update" | "intersection_update" | "difference_update" | "symmetric_difference_update"
+        "add"
+            | "remove"
+            | "discard"
+            | "pop"
+            | "clear"
+            | "update"
+            | "intersection_update"
+            | "difference_update"
+            | "symmetric_difference_update"
     );
     if frozen && mutating {
         return Err(no_method(vm, recv, name));
@@ -595,12 +996,24 @@ fn set_method(vm: &mut Vm, recv: &Value, s: &Rc<PySet>, name: &str, args: Vec<Va
         }
         "copy" => {
             let c = s.d.borrow().clone();
-            let ns = Rc::new(PySet { d: std::cell::RefCell::new(c) });
+            let ns = Rc::new(PySet {
+                d: std::cell::RefCell::new(c),
+            });
             crate::heap::register(crate::heap::Tracked::Set(Rc::downgrade(&ns)));
-            Ok(if frozen { Value::FrozenSet(ns) } else { Value::Set(ns) })
+            Ok(if frozen {
+                Value::FrozenSet(ns)
+            } else {
+                Value::Set(ns)
+            })
         }
-        "union" | "intersection" | "difference" | "symmetric_difference" | "update" | "intersection_update"
-        | "difference_update" | "symmetric_difference_update" => {
+        "union"
+        | "intersection"
+        | "difference"
+        | "symmetric_difference"
+        | "update"
+        | "intersection_update"
+        | "difference_update"
+        | "symmetric_difference_update" => {
             let op = match name {
                 "union" | "update" => crate::bytecode::BinOp::Or,
                 "intersection" | "intersection_update" => crate::bytecode::BinOp::And,
@@ -610,8 +1023,14 @@ fn set_method(vm: &mut Vm, recv: &Value, s: &Rc<PySet>, name: &str, args: Vec<Va
             let mut acc = recv.clone();
             if args.is_empty() {
                 let c = s.d.borrow().clone();
-                let ns = Rc::new(PySet { d: std::cell::RefCell::new(c) });
-                acc = if frozen { Value::FrozenSet(ns) } else { Value::Set(ns) };
+                let ns = Rc::new(PySet {
+                    d: std::cell::RefCell::new(c),
+                });
+                acc = if frozen {
+                    Value::FrozenSet(ns)
+                } else {
+                    Value::Set(ns)
+                };
             }
             for a in &args {
                 let items = vm.collect(a)?;
@@ -619,11 +1038,11 @@ fn set_method(vm: &mut Vm, recv: &Value, s: &Rc<PySet>, name: &str, args: Vec<Va
                 acc = vm.binary_op(&acc, &other, op, false)?;
             }
             if name.ends_with("update") {
-                if let Value::Set(r) = &acc {
-                    if !Rc::ptr_eq(r, s) {
-                        let d = r.d.borrow().clone();
-                        *s.d.borrow_mut() = d;
-                    }
+                if let Value::Set(r) = &acc
+                    && !Rc::ptr_eq(r, s)
+                {
+                    let d = r.d.borrow().clone();
+                    *s.d.borrow_mut() = d;
                 }
                 return Ok(Value::None);
             }
@@ -647,10 +1066,21 @@ fn set_method(vm: &mut Vm, recv: &Value, s: &Rc<PySet>, name: &str, args: Vec<Va
 
 fn int_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
     match name {
+        "bit_length" | "bit_count" | "conjugate" | "as_integer_ratio" if !args.is_empty() => {
+            Err(vm.type_err(format!(
+                "int.{name}() takes no arguments ({} given)",
+                args.len()
+            )))
+        }
         "bit_length" => Ok(Value::Int(crate::int::bits(recv) as i64)),
         "bit_count" => {
             let b = crate::int::to_big(recv).unwrap_or_default();
-            let n: u64 = b.magnitude().to_u64_digits().iter().map(|d| d.count_ones() as u64).sum();
+            let n: u64 = b
+                .magnitude()
+                .to_u64_digits()
+                .iter()
+                .map(|d| d.count_ones() as u64)
+                .sum();
             Ok(Value::Int(n as i64))
         }
         "conjugate" => Ok(match recv {
@@ -658,6 +1088,46 @@ fn int_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: Kw) -
             v => v.clone(),
         }),
         "as_integer_ratio" => Ok(Value::tuple(vec![recv.clone(), Value::Int(1)])),
+        "from_bytes" => {
+            let data = match arg(&args, &kw, 0, "bytes") {
+                Some(Value::Bytes(b)) => b.b.to_vec(),
+                Some(Value::ByteArray(b)) => b.b.borrow().clone(),
+                Some(v) => {
+                    let items = vm.collect(&v)?;
+                    let mut out = Vec::new();
+                    for it in items {
+                        out.push(vm.to_index(&it)? as u8);
+                    }
+                    out
+                }
+                None => {
+                    return Err(
+                        vm.type_err("from_bytes() missing required argument 'bytes' (pos 1)")
+                    );
+                }
+            };
+            let order = arg(&args, &kw, 1, "byteorder").unwrap_or_else(|| Value::str("big"));
+            let signed = match kw.iter().find(|(k, _)| &**k == "signed") {
+                Some((_, v)) => vm.truthy(v)?,
+                None => false,
+            };
+            if data.len() * 8 > crate::int::MAX_BITS as usize + 8 {
+                return Err(vm.int_err(crate::int::IntError::Overflow));
+            }
+            let big = matches!(&order, Value::Str(s) if &*s.s == "big");
+            let b = if big {
+                if signed {
+                    num_bigint::BigInt::from_signed_bytes_be(&data)
+                } else {
+                    num_bigint::BigInt::from_bytes_be(num_bigint::Sign::Plus, &data)
+                }
+            } else if signed {
+                num_bigint::BigInt::from_signed_bytes_le(&data)
+            } else {
+                num_bigint::BigInt::from_bytes_le(num_bigint::Sign::Plus, &data)
+            };
+            crate::int::checked(b).map_err(|e| vm.int_err(e))
+        }
         "to_bytes" => {
             let length = arg(&args, &kw, 0, "length").unwrap_or(Value::Int(1));
             let length = vm.to_index(&length)?.max(0) as usize;
@@ -670,14 +1140,22 @@ fn int_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: Kw) -
             if b.sign() == num_bigint::Sign::Minus && !signed {
                 return Err(vm.exc("OverflowError", "can't convert negative int to unsigned"));
             }
-            let mut bytes = if signed { b.to_signed_bytes_le() } else { b.to_bytes_le().1 };
+            let mut bytes = if signed {
+                b.to_signed_bytes_le()
+            } else {
+                b.to_bytes_le().1
+            };
             if b.sign() == num_bigint::Sign::NoSign {
                 bytes = vec![];
             }
             if bytes.len() > length {
                 return Err(vm.exc("OverflowError", "int too big to convert"));
             }
-            let fill = if signed && b.sign() == num_bigint::Sign::Minus { 0xff } else { 0 };
+            let fill = if signed && b.sign() == num_bigint::Sign::Minus {
+                0xff
+            } else {
+                0
+            };
             bytes.resize(length, fill);
             let big = matches!(&order, Value::Str(s) if &*s.s == "big");
             if big {
@@ -689,18 +1167,30 @@ fn int_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, kw: Kw) -
     }
 }
 
-fn bytes_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, _kw: Kw) -> PyResult<Value> {
+fn bytes_method(
+    vm: &mut Vm,
+    recv: &Value,
+    name: &str,
+    args: Vec<Value>,
+    kw: Kw,
+) -> PyResult<Value> {
     let data: Vec<u8> = match recv {
         Value::Bytes(b) => b.b.to_vec(),
         Value::ByteArray(b) => b.b.borrow().clone(),
         _ => vec![],
     };
     vm.charge(data.len() as u64 / 8)?;
+    if let Some(r) = bytes_text_method(vm, recv, &data, name, &args, &kw)? {
+        return Ok(r);
+    }
     let as_bytes = |vm: &Vm, v: &Value| -> PyResult<Vec<u8>> {
         match v {
             Value::Bytes(b) => Ok(b.b.to_vec()),
             Value::ByteArray(b) => Ok(b.b.borrow().clone()),
-            _ => Err(vm.type_err(format!("a bytes-like object is required, not '{}'", vm.type_name(v)))),
+            _ => Err(vm.type_err(format!(
+                "a bytes-like object is required, not '{}'",
+                vm.type_name(v)
+            ))),
         }
     };
     match name {
@@ -710,22 +1200,126 @@ fn bytes_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, _kw: Kw
                 Ok(s) => Ok(Value::str(s)),
                 Err(e) => {
                     let pos = e.utf8_error().valid_up_to();
-                    let byte = e.as_bytes()[pos];
-                    Err(vm.exc(
+                    let bytes = e.as_bytes();
+                    let byte = bytes[pos];
+                    let (end, reason) = match e.utf8_error().error_len() {
+                        None => (bytes.len(), "unexpected end of data"),
+                        Some(n) => {
+                            let start_ok = matches!(byte, 0xC2..=0xF4);
+                            (
+                                pos + n,
+                                if start_ok {
+                                    "invalid continuation byte"
+                                } else {
+                                    "invalid start byte"
+                                },
+                            )
+                        }
+                    };
+                    let obj = Value::bytes(bytes.to_vec());
+                    Err(vm.exc_args(
                         "UnicodeDecodeError",
-                        format!("'utf-8' codec can't decode byte 0x{byte:02x} in position {pos}: invalid start byte"),
+                        vec![
+                            Value::str("utf-8"),
+                            obj,
+                            Value::Int(pos as i64),
+                            Value::Int(end as i64),
+                            Value::str(reason),
+                        ],
                     ))
                 }
             }
         }
-        "hex" => Ok(Value::str(data.iter().map(|b| format!("{b:02x}")).collect::<String>())),
+        "hex" => {
+            let sep = match args.first() {
+                Some(Value::Str(s)) => s.s.to_string(),
+                Some(Value::Bytes(b)) => String::from_utf8_lossy(&b.b).into_owned(),
+                _ => String::new(),
+            };
+            let per = match args.get(1) {
+                Some(v) => vm.to_index(v)?,
+                None => 1,
+            };
+            let hex: Vec<String> = data.iter().map(|b| format!("{b:02x}")).collect();
+            if sep.is_empty() || per == 0 {
+                return Ok(Value::str(hex.concat()));
+            }
+            let n = per.unsigned_abs() as usize;
+            let mut groups: Vec<String> = Vec::new();
+            if per > 0 {
+                // groups counted from the right
+                let first = hex.len() % n;
+                if first > 0 {
+                    groups.push(hex[..first].concat());
+                }
+                for c in hex[first..].chunks(n) {
+                    groups.push(c.concat());
+                }
+            } else {
+                for c in hex.chunks(n) {
+                    groups.push(c.concat());
+                }
+            }
+            Ok(Value::str(groups.join(&sep)))
+        }
+        "fromhex" => {
+            let s = match args.first() {
+                Some(Value::Str(s)) => s.s.to_string(),
+                _ => return Err(vm.type_err("fromhex() argument must be str")),
+            };
+            let digits: Vec<u8> = s.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+            if !digits.len().is_multiple_of(2) || !digits.iter().all(|c| c.is_ascii_hexdigit()) {
+                let pos = s
+                    .bytes()
+                    .position(|c| !c.is_ascii_hexdigit() && !c.is_ascii_whitespace())
+                    .unwrap_or(s.len());
+                return Err(vm.exc(
+                    "ValueError",
+                    format!("non-hexadecimal number found in fromhex() arg at position {pos}"),
+                ));
+            }
+            let out: Vec<u8> = digits
+                .chunks(2)
+                .map(|p| {
+                    let h = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                    h(p[0]) * 16 + h(p[1])
+                })
+                .collect();
+            if matches!(recv, Value::ByteArray(_)) {
+                let n = out.len();
+                return Ok(Value::ByteArray(Rc::new(PyByteArray {
+                    b: std::cell::RefCell::new(out),
+                    acct: crate::heap::Acct::new(n + 40),
+                })));
+            }
+            Ok(Value::bytes(out))
+        }
         "startswith" | "endswith" => {
+            if let Some(Value::Tuple(t)) = args.first() {
+                for c in t.v.iter() {
+                    let p = as_bytes(vm, c)?;
+                    if (name == "startswith" && data.starts_with(&p))
+                        || (name == "endswith" && data.ends_with(&p))
+                    {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                return Ok(Value::Bool(false));
+            }
             let p = as_bytes(vm, &args.first().cloned().unwrap_or_default())?;
-            Ok(Value::Bool(if name == "startswith" { data.starts_with(&p) } else { data.ends_with(&p) }))
+            Ok(Value::Bool(if name == "startswith" {
+                data.starts_with(&p)
+            } else {
+                data.ends_with(&p)
+            }))
         }
         "find" | "index" => {
             let p = as_bytes(vm, &args.first().cloned().unwrap_or_default())?;
-            let pos = if p.is_empty() { Some(0) } else { data.windows(p.len()).position(|w| w == &p[..]) };
+            let pos = if p.is_empty() {
+                Some(0)
+            } else {
+                data.windows(p.len()).position(|w| w == &p[..])
+            };
             match pos {
                 Some(i) => Ok(Value::Int(i as i64)),
                 None if name == "find" => Ok(Value::Int(-1)),
@@ -829,7 +1423,9 @@ fn bytes_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, _kw: Kw
             Ok(Value::bytes(out))
         }
         "append" | "extend" | "pop" => {
-            let Value::ByteArray(b) = recv else { return Err(no_method(vm, recv, name)) };
+            let Value::ByteArray(b) = recv else {
+                return Err(no_method(vm, recv, name));
+            };
             match name {
                 "append" => {
                     let x = vm.to_index(&args.first().cloned().unwrap_or_default())?;
@@ -847,6 +1443,18 @@ fn bytes_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, _kw: Kw
                     }
                     Ok(Value::None)
                 }
+                _ if !args.is_empty() => {
+                    let i = vm.to_index(&args[0])?;
+                    let n = b.b.borrow().len() as i64;
+                    let idx = if i < 0 { i + n } else { i };
+                    if n == 0 {
+                        return Err(vm.exc("IndexError", "pop from empty bytearray"));
+                    }
+                    if idx < 0 || idx >= n {
+                        return Err(vm.exc("IndexError", "pop index out of range"));
+                    }
+                    Ok(Value::Int(b.b.borrow_mut().remove(idx as usize) as i64))
+                }
                 _ => match b.b.borrow_mut().pop() {
                     Some(x) => Ok(Value::Int(x as i64)),
                     None => Err(vm.exc("IndexError", "pop from empty bytearray")),
@@ -855,6 +1463,269 @@ fn bytes_method(vm: &mut Vm, recv: &Value, name: &str, args: Vec<Value>, _kw: Kw
         }
         _ => Err(no_method(vm, recv, name)),
     }
+}
+
+/// Same type as the receiver (bytes or bytearray).
+fn same_bytes(recv: &Value, v: Vec<u8>) -> Value {
+    match recv {
+        Value::ByteArray(_) => {
+            let n = v.len();
+            Value::ByteArray(Rc::new(PyByteArray {
+                b: std::cell::RefCell::new(v),
+                acct: crate::heap::Acct::new(n + 40),
+            }))
+        }
+        _ => Value::bytes(v),
+    }
+}
+
+fn bytes_arg(vm: &Vm, v: &Value) -> PyResult<Vec<u8>> {
+    match v {
+        Value::Bytes(b) => Ok(b.b.to_vec()),
+        Value::ByteArray(b) => Ok(b.b.borrow().clone()),
+        _ => Err(vm.type_err(format!(
+            "a bytes-like object is required, not '{}'",
+            vm.type_name(v)
+        ))),
+    }
+}
+
+/// bytes/bytearray methods backed by `pvm_text::bytes_methods`.
+fn bytes_text_method(
+    vm: &mut Vm,
+    recv: &Value,
+    d: &[u8],
+    name: &str,
+    args: &[Value],
+    kw: &Kw,
+) -> PyResult<Option<Value>> {
+    use pvm_text::bytes_methods as bm;
+    let opt_bytes = |vm: &Vm, i: usize, n: &str| -> PyResult<Option<Vec<u8>>> {
+        match arg(args, kw, i, n) {
+            None | Some(Value::None) => Ok(None),
+            Some(v) => Ok(Some(bytes_arg(vm, &v)?)),
+        }
+    };
+    let width_fill = |vm: &mut Vm| -> PyResult<(i64, u8)> {
+        let w = vm.to_index(&arg(args, kw, 0, "width").unwrap_or_default())?;
+        vm.check_mem(w.max(0) as usize)?;
+        let fill = match arg(args, kw, 1, "fillchar") {
+            Some(v) => {
+                let b = bytes_arg(vm, &v)?;
+                if b.len() != 1 {
+                    return Err(vm.type_err("argument 2 must be a byte string of length 1"));
+                }
+                b[0]
+            }
+            None => b' ',
+        };
+        Ok((w, fill))
+    };
+    let list = |parts: Vec<&[u8]>| {
+        Value::list(
+            parts
+                .into_iter()
+                .map(|p| same_bytes(recv, p.to_vec()))
+                .collect(),
+        )
+    };
+    let terr = |vm: &Vm, e| crate::builtins::text_err(vm, e);
+    Ok(Some(match name {
+        "split" | "rsplit" => {
+            let sep = opt_bytes(vm, 0, "sep")?;
+            let maxsplit = opt_i64(vm, arg(args, kw, 1, "maxsplit"))?.unwrap_or(-1);
+            let parts = if name == "split" {
+                bm::split(d, sep.as_deref(), maxsplit)
+            } else {
+                bm::rsplit(d, sep.as_deref(), maxsplit)
+            };
+            list(parts.map_err(|e| terr(vm, e))?)
+        }
+        "splitlines" => {
+            let keep = match arg(args, kw, 0, "keepends") {
+                Some(v) => vm.truthy(&v)?,
+                None => false,
+            };
+            list(bm::splitlines(d, keep))
+        }
+        "strip" | "lstrip" | "rstrip" => {
+            let chars = opt_bytes(vm, 0, "chars")?;
+            let r = match name {
+                "strip" => bm::strip(d, chars.as_deref()),
+                "lstrip" => bm::lstrip(d, chars.as_deref()),
+                _ => bm::rstrip(d, chars.as_deref()),
+            };
+            same_bytes(recv, r.to_vec())
+        }
+        "partition" | "rpartition" => {
+            let sep = bytes_arg(vm, &arg(args, kw, 0, "sep").unwrap_or_default())?;
+            let p = if name == "partition" {
+                bm::partition(d, &sep)
+            } else {
+                bm::rpartition(d, &sep)
+            }
+            .map_err(|e| terr(vm, e))?;
+            let (a, b, c) = p;
+            Value::tuple(vec![
+                same_bytes(recv, a.to_vec()),
+                same_bytes(recv, b.to_vec()),
+                same_bytes(recv, c.to_vec()),
+            ])
+        }
+        "removeprefix" | "removesuffix" => {
+            let p = bytes_arg(vm, &arg(args, kw, 0, "prefix").unwrap_or_default())?;
+            same_bytes(
+                recv,
+                if name == "removeprefix" {
+                    bm::removeprefix(d, &p)
+                } else {
+                    bm::removesuffix(d, &p)
+                }
+                .to_vec(),
+            )
+        }
+        "center" | "ljust" | "rjust" => {
+            let (w, f) = width_fill(vm)?;
+            same_bytes(
+                recv,
+                match name {
+                    "center" => bm::center(d, w, f),
+                    "ljust" => bm::ljust(d, w, f),
+                    _ => bm::rjust(d, w, f),
+                },
+            )
+        }
+        "zfill" => {
+            let w = vm.to_index(&arg(args, kw, 0, "width").unwrap_or_default())?;
+            vm.check_mem(w.max(0) as usize)?;
+            same_bytes(recv, bm::zfill(d, w))
+        }
+        "expandtabs" => {
+            let t = opt_i64(vm, arg(args, kw, 0, "tabsize"))?.unwrap_or(8);
+            vm.check_mem(d.len().saturating_mul(t.max(1) as usize))?;
+            same_bytes(recv, bm::expandtabs(d, t))
+        }
+        "upper" => same_bytes(recv, bm::upper(d)),
+        "lower" => same_bytes(recv, bm::lower(d)),
+        "swapcase" => same_bytes(recv, bm::swapcase(d)),
+        "capitalize" => same_bytes(recv, bm::capitalize(d)),
+        "title" => same_bytes(recv, bm::title(d)),
+        "isalpha" => Value::Bool(bm::isalpha(d)),
+        "isalnum" => Value::Bool(bm::isalnum(d)),
+        "isdigit" => Value::Bool(bm::isdigit(d)),
+        "isspace" => Value::Bool(bm::isspace(d)),
+        "isascii" => Value::Bool(bm::isascii(d)),
+        "islower" => Value::Bool(bm::islower(d)),
+        "isupper" => Value::Bool(bm::isupper(d)),
+        "istitle" => Value::Bool(bm::istitle(d)),
+        "find" | "rfind" | "index" | "rindex" | "count" => {
+            let sub = match arg(args, kw, 0, "sub").unwrap_or_default() {
+                Value::Int(i) if (0..256).contains(&i) => vec![i as u8],
+                v => bytes_arg(vm, &v)?,
+            };
+            let start = opt_i64(vm, arg(args, kw, 1, "start"))?;
+            let end = opt_i64(vm, arg(args, kw, 2, "end"))?;
+            match name {
+                "count" => Value::Int(bm::count(d, &sub, start, end) as i64),
+                "find" | "index" => match bm::find(d, &sub, start, end) {
+                    Some(i) => Value::Int(i as i64),
+                    None if name == "find" => Value::Int(-1),
+                    None => return Err(vm.exc("ValueError", "subsection not found")),
+                },
+                _ => match bm::rfind(d, &sub, start, end) {
+                    Some(i) => Value::Int(i as i64),
+                    None if name == "rfind" => Value::Int(-1),
+                    None => return Err(vm.exc("ValueError", "subsection not found")),
+                },
+            }
+        }
+        "replace" => {
+            let old = bytes_arg(vm, &arg(args, kw, 0, "old").unwrap_or_default())?;
+            let new = bytes_arg(vm, &arg(args, kw, 1, "new").unwrap_or_default())?;
+            let count = opt_i64(vm, arg(args, kw, 2, "count"))?.unwrap_or(-1);
+            let est = if old.is_empty() {
+                (d.len() + 1) * new.len() + d.len()
+            } else {
+                (d.len() / old.len() + 1) * new.len().max(old.len())
+            };
+            vm.check_mem(est)?;
+            same_bytes(recv, bm::replace(d, &old, &new, count))
+        }
+        "translate" => {
+            let table = match arg(args, kw, 0, "table") {
+                None | Some(Value::None) => None,
+                Some(v) => {
+                    let t = bytes_arg(vm, &v)?;
+                    if t.len() != 256 {
+                        return Err(vm.exc(
+                            "ValueError",
+                            "translation table must be 256 characters long",
+                        ));
+                    }
+                    let mut arr = [0u8; 256];
+                    arr.copy_from_slice(&t);
+                    Some(arr)
+                }
+            };
+            let delete = opt_bytes(vm, 1, "delete")?.unwrap_or_default();
+            same_bytes(recv, bm::translate(d, table.as_ref(), &delete))
+        }
+        "maketrans" => {
+            let a = bytes_arg(vm, &arg(args, kw, 0, "from").unwrap_or_default())?;
+            let b = bytes_arg(vm, &arg(args, kw, 1, "to").unwrap_or_default())?;
+            let t = bm::maketrans(&a, &b).map_err(|e| terr(vm, e))?;
+            Value::bytes(t.to_vec())
+        }
+        "insert" => {
+            let Value::ByteArray(ba) = recv else {
+                return Ok(None);
+            };
+            let i = vm.to_index(&args.first().cloned().unwrap_or_default())?;
+            let x = vm.to_index(&args.get(1).cloned().unwrap_or_default())?;
+            if !(0..256).contains(&x) {
+                return Err(vm.exc("ValueError", "byte must be in range(0, 256)"));
+            }
+            let n = ba.b.borrow().len() as i64;
+            let idx = if i < 0 { (i + n).max(0) } else { i.min(n) };
+            ba.b.borrow_mut().insert(idx as usize, x as u8);
+            Value::None
+        }
+        "remove" => {
+            let Value::ByteArray(ba) = recv else {
+                return Ok(None);
+            };
+            let x = vm.to_index(&args.first().cloned().unwrap_or_default())?;
+            let pos = ba.b.borrow().iter().position(|b| *b as i64 == x);
+            match pos {
+                Some(p) => {
+                    ba.b.borrow_mut().remove(p);
+                    Value::None
+                }
+                None => return Err(vm.exc("ValueError", "value not found in bytearray")),
+            }
+        }
+        "reverse" => {
+            let Value::ByteArray(ba) = recv else {
+                return Ok(None);
+            };
+            ba.b.borrow_mut().reverse();
+            Value::None
+        }
+        "clear" => {
+            let Value::ByteArray(ba) = recv else {
+                return Ok(None);
+            };
+            ba.b.borrow_mut().clear();
+            Value::None
+        }
+        "copy" => {
+            let Value::ByteArray(_) = recv else {
+                return Ok(None);
+            };
+            same_bytes(recv, d.to_vec())
+        }
+        _ => return Ok(None),
+    }))
 }
 
 fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
@@ -883,7 +1754,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                         return Err(vm.type_err(format!(
                             "sequence item {i}: expected str instance, {} found",
                             vm.type_name(x)
-                        )))
+                        )));
                     }
                 }
                 if out.len() > 1 << 16 {
@@ -909,7 +1780,12 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                 Some(v) => vm.truthy(&v)?,
                 None => false,
             };
-            Value::list(sm::splitlines(st, keep).into_iter().map(Value::str).collect())
+            Value::list(
+                sm::splitlines(st, keep)
+                    .into_iter()
+                    .map(Value::str)
+                    .collect(),
+            )
         }
         "strip" | "lstrip" | "rstrip" => {
             let chars = sarg(vm, 0, "chars")?;
@@ -919,7 +1795,11 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                 "lstrip" => sm::lstrip(st, c),
                 _ => sm::rstrip(st, c),
             };
-            if r.len() == st.len() { Value::Str(s.clone()) } else { Value::str(r) }
+            if r.len() == st.len() {
+                Value::Str(s.clone())
+            } else {
+                Value::str(r)
+            }
         }
         "upper" => Value::str(sm::upper(st)),
         "lower" => Value::str(sm::lower(st)),
@@ -928,10 +1808,16 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
         "title" => Value::str(sm::title(st)),
         "capitalize" => Value::str(sm::capitalize(st)),
         "replace" => {
-            let old = sarg(vm, 0, "old")?.ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 0"))?;
-            let new = sarg(vm, 1, "new")?.ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 1"))?;
+            let old = sarg(vm, 0, "old")?
+                .ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 0"))?;
+            let new = sarg(vm, 1, "new")?
+                .ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 1"))?;
             let count = opt_i64(vm, arg(&args, &kw, 2, "count"))?.unwrap_or(-1);
-            let est = if old.s.is_empty() { (st.len() + 1) * new.s.len() + st.len() } else { (st.len() / old.s.len().max(1) + 1) * new.s.len().max(old.s.len()) };
+            let est = if old.s.is_empty() {
+                (st.len() + 1) * new.s.len() + st.len()
+            } else {
+                (st.len() / old.s.len().max(1) + 1) * new.s.len().max(old.s.len())
+            };
             vm.check_mem(est.min(1 << 30))?;
             let r = sm::replace(st, &old.s, &new.s, count);
             vm.charge(r.len() as u64 / 4)?;
@@ -953,10 +1839,14 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                         return Err(vm.type_err(format!(
                             "{name} first arg must be str or a tuple of str, not {}",
                             vm.type_name(&c)
-                        )))
+                        )));
                     }
                 };
-                let hit = if name == "startswith" { sm::startswith(st, &c.s, start, end) } else { sm::endswith(st, &c.s, start, end) };
+                let hit = if name == "startswith" {
+                    sm::startswith(st, &c.s, start, end)
+                } else {
+                    sm::endswith(st, &c.s, start, end)
+                };
                 if hit {
                     r = true;
                     break;
@@ -965,7 +1855,9 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
             Value::Bool(r)
         }
         "find" | "rfind" | "index" | "rindex" | "count" => {
-            let sub = sarg(vm, 0, "sub")?.ok_or_else(|| vm.type_err(format!("{name}() takes at least 1 argument (0 given)")))?;
+            let sub = sarg(vm, 0, "sub")?.ok_or_else(|| {
+                vm.type_err(format!("{name}() takes at least 1 argument (0 given)"))
+            })?;
             let start = opt_i64(vm, arg(&args, &kw, 1, "start"))?;
             let end = opt_i64(vm, arg(&args, &kw, 2, "end"))?;
             match name {
@@ -983,9 +1875,14 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
             }
         }
         "partition" | "rpartition" => {
-            let sep = sarg(vm, 0, "sep")?.ok_or_else(|| vm.type_err("partition() takes exactly one argument (0 given)"))?;
-            let (a, b, c) = if name == "partition" { sm::partition(st, &sep.s) } else { sm::rpartition(st, &sep.s) }
-                .map_err(|e| text(vm, e))?;
+            let sep = sarg(vm, 0, "sep")?
+                .ok_or_else(|| vm.type_err("partition() takes exactly one argument (0 given)"))?;
+            let (a, b, c) = if name == "partition" {
+                sm::partition(st, &sep.s)
+            } else {
+                sm::rpartition(st, &sep.s)
+            }
+            .map_err(|e| text(vm, e))?;
             Value::tuple(vec![Value::str(a), Value::str(b), Value::str(c)])
         }
         "center" | "ljust" | "rjust" => {
@@ -998,7 +1895,11 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                     let mut it = f.s.chars();
                     match (it.next(), it.next()) {
                         (Some(c), None) => c,
-                        _ => return Err(vm.type_err("The fill character must be exactly one character long")),
+                        _ => {
+                            return Err(vm.type_err(
+                                "The fill character must be exactly one character long",
+                            ));
+                        }
                     }
                 }
                 None => ' ',
@@ -1021,7 +1922,11 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
         }
         "removeprefix" | "removesuffix" => {
             let p = sarg(vm, 0, "prefix")?.ok_or_else(|| vm.type_err("missing argument"))?;
-            Value::str(if name == "removeprefix" { sm::removeprefix(st, &p.s) } else { sm::removesuffix(st, &p.s) })
+            Value::str(if name == "removeprefix" {
+                sm::removeprefix(st, &p.s)
+            } else {
+                sm::removesuffix(st, &p.s)
+            })
         }
         "isalpha" => Value::Bool(sm::isalpha(st)),
         "isdigit" => Value::Bool(sm::isdigit(st)),
@@ -1041,19 +1946,99 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
                 if e != "utf-8" && e != "utf8" && e != "ascii" {
                     return Err(vm.exc("LookupError", format!("unknown encoding: {}", enc.s)));
                 }
-                if e == "ascii" {
-                    if let Some((i, c)) = st.chars().enumerate().find(|(_, c)| !c.is_ascii()) {
-                        return Err(vm.exc(
+                if e == "ascii"
+                    && let Some((i, c)) = st.chars().enumerate().find(|(_, c)| !c.is_ascii())
+                {
+                    return Err(vm.exc(
                             "UnicodeEncodeError",
                             format!("'ascii' codec can't encode character '\\u{:04x}' in position {i}: ordinal not in range(128)", c as u32),
                         ));
-                    }
                 }
             }
             vm.charge(cost::ENCODE_BASE + n)?;
             Value::bytes(st.as_bytes().to_vec())
         }
         "format" => Value::str(crate::builtins::str_format(vm, st, &args, &kw)?),
+        "format_map" => {
+            let m = arg(&args, &kw, 0, "mapping").unwrap_or_default();
+            let items = vm.mapping_items(&m)?;
+            let kws: Kw = items
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    if let Value::Str(s) = k {
+                        Some((Rc::from(&*s.s), v))
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            Value::str(crate::builtins::str_format(vm, st, &[], &kws)?)
+        }
+        "maketrans" => {
+            let mut d = Dict::new();
+            match (args.first(), args.get(1)) {
+                (Some(Value::Dict(m)), None) => {
+                    let items: Vec<(Value, Value)> =
+                        m.d.borrow()
+                            .iter()
+                            .map(|e| (e.key.clone(), e.value.clone()))
+                            .collect();
+                    for (k, v) in items {
+                        let k = match &k {
+                            Value::Str(s) if s.nchars == 1 => {
+                                Value::Int(s.s.chars().next().map_or(0, |c| c as i64))
+                            }
+                            Value::Int(_) => k.clone(),
+                            _ => {
+                                return Err(vm.exc(
+                                    "ValueError",
+                                    "string keys in translate table must be of length 1",
+                                ));
+                            }
+                        };
+                        vm.dict_set(&mut d, k, v)?;
+                    }
+                }
+                (Some(Value::Str(a)), Some(Value::Str(b))) => {
+                    if a.nchars != b.nchars {
+                        return Err(vm.exc(
+                            "ValueError",
+                            "the first two maketrans arguments must have equal length",
+                        ));
+                    }
+                    for (x, y) in a.s.chars().zip(b.s.chars()) {
+                        vm.dict_set(&mut d, Value::Int(x as i64), Value::Int(y as i64))?;
+                    }
+                    if let Some(Value::Str(z)) = args.get(2) {
+                        for x in z.s.chars() {
+                            vm.dict_set(&mut d, Value::Int(x as i64), Value::None)?;
+                        }
+                    }
+                }
+                _ => return Err(vm.type_err("maketrans() arguments must be a dict or two strings")),
+            }
+            Value::dict(d)
+        }
+        "translate" => {
+            let table = arg(&args, &kw, 0, "table").unwrap_or_default();
+            let mut out = String::with_capacity(st.len());
+            for c in st.chars() {
+                match vm.getitem(&table, &Value::Int(c as i64)) {
+                    Ok(Value::None) => {}
+                    Ok(Value::Str(r)) => out.push_str(&r.s),
+                    Ok(Value::Int(i)) => out.push(char::from_u32(i as u32).unwrap_or(c)),
+                    Ok(v) => {
+                        return Err(vm.type_err(format!(
+                            "character mapping must return integer, None or str, not {}",
+                            vm.type_name(&v)
+                        )));
+                    }
+                    Err(Flow::Exc(e)) if vm.isinstance_name(&e, "LookupError") => out.push(c),
+                    Err(e) => return Err(e),
+                }
+            }
+            Value::str(out)
+        }
         _ => return Err(no_method(vm, &Value::Str(s.clone()), name)),
     })
 }

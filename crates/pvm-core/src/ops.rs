@@ -3,7 +3,7 @@
 
 use crate::bytecode::{BinOp, CmpOp, UnOp};
 use crate::cost;
-use crate::dict::{str_hash, Dict};
+use crate::dict::{Dict, str_hash};
 use crate::float::F64;
 use crate::int::{self, IntError};
 use crate::value::*;
@@ -76,7 +76,10 @@ impl Vm {
     /// Map an integer arithmetic error to a Python exception.
     pub fn int_err(&self, e: IntError) -> Flow {
         match e {
-            IntError::Overflow => self.exc("OverflowError", "integer exceeds the PVM limit of 4096 bits"),
+            IntError::Overflow => self.exc(
+                "OverflowError",
+                "integer exceeds the PVM limit of 4096 bits",
+            ),
             IntError::ZeroDivision(m) => self.exc("ZeroDivisionError", m),
             IntError::NegativeShift => self.exc("ValueError", "negative shift count"),
         }
@@ -109,16 +112,26 @@ impl Vm {
             Value::Dict(d) => !d.d.borrow().is_empty(),
             Value::Set(s) | Value::FrozenSet(s) => !s.d.borrow().is_empty(),
             Value::Range(r) => !r.is_empty(),
+            Value::Instance(_) if self.as_view(v).is_some() => self
+                .as_view(v)
+                .is_some_and(|(_, d)| !d.d.borrow().is_empty()),
             Value::Instance(_) => {
                 if let Some(m) = self.lookup_special(v, "__bool__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
                     match r {
                         Value::Bool(b) => b,
-                        _ => return Err(self.type_err(format!("__bool__ should return bool, returned {}", self.type_name(&r)))),
+                        _ => {
+                            return Err(self.type_err(format!(
+                                "__bool__ should return bool, returned {}",
+                                self.type_name(&r)
+                            )));
+                        }
                     }
                 } else if let Some(m) = self.lookup_special(v, "__len__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
                     self.to_index(&r)? != 0
+                } else if let Some(n) = self.native_of(v) {
+                    self.truthy(&n)?
                 } else {
                     true
                 }
@@ -128,12 +141,33 @@ impl Vm {
     }
 
     /// Convert to i64 index (`__index__` semantics for ints and bools).
-    pub fn to_index(&self, v: &Value) -> PyResult<i64> {
+    pub fn to_index(&mut self, v: &Value) -> PyResult<i64> {
         match v {
             Value::Int(i) => Ok(*i),
             Value::Bool(b) => Ok(*b as i64),
-            Value::BigInt(_) => Err(self.exc("IndexError", "cannot fit 'int' into an index-sized integer")),
-            _ => Err(self.type_err(format!("'{}' object cannot be interpreted as an integer", self.type_name(v)))),
+            Value::BigInt(_) => {
+                Err(self.exc("IndexError", "cannot fit 'int' into an index-sized integer"))
+            }
+            Value::Instance(_) => {
+                if let Some(m) = self.lookup_special(v, "__index__") {
+                    let r = self.call(&m, vec![v.clone()], vec![])?;
+                    if let Value::Int(i) = r {
+                        return Ok(i);
+                    }
+                    return Err(self.type_err(format!(
+                        "__index__ returned non-int (type {})",
+                        self.type_name(&r)
+                    )));
+                }
+                Err(self.type_err(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    self.type_name(v)
+                )))
+            }
+            _ => Err(self.type_err(format!(
+                "'{}' object cannot be interpreted as an integer",
+                self.type_name(v)
+            ))),
         }
     }
 
@@ -149,8 +183,9 @@ impl Vm {
             (Value::Bool(x), Value::Bool(y)) => x == y,
             (Value::Bool(x), Value::Int(y)) | (Value::Int(y), Value::Bool(x)) => *x as i64 == *y,
             (Value::BigInt(x), Value::BigInt(y)) => x == y,
-            (Value::BigInt(_), Value::Int(_) | Value::Bool(_)) | (Value::Int(_) | Value::Bool(_), Value::BigInt(_)) => false,
-            (Value::Float(x), Value::Float(y)) => x.eq(*y),
+            (Value::BigInt(_), Value::Int(_) | Value::Bool(_))
+            | (Value::Int(_) | Value::Bool(_), Value::BigInt(_)) => false,
+            (Value::Float(x), Value::Float(y)) => F64::eq(*x, *y),
             (Value::Float(f), i @ (Value::Int(_) | Value::Bool(_) | Value::BigInt(_)))
             | (i @ (Value::Int(_) | Value::Bool(_) | Value::BigInt(_)), Value::Float(f)) => {
                 float_int_cmp(*f, i) == Some(Ordering::Equal)
@@ -169,21 +204,32 @@ impl Vm {
             }
             (Value::Instance(_), _) | (_, Value::Instance(_)) => return None,
             (Value::List(_), Value::List(_)) | (Value::Dict(_), Value::Dict(_)) => return None,
-            (Value::Set(_) | Value::FrozenSet(_), Value::Set(_) | Value::FrozenSet(_)) => return None,
+            (Value::Set(_) | Value::FrozenSet(_), Value::Set(_) | Value::FrozenSet(_)) => {
+                return None;
+            }
             (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
             (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
             (Value::Range(x), Value::Range(y)) => {
                 let (lx, ly) = (x.len(), y.len());
                 lx == ly && (lx == 0 || (x.start == y.start && (lx == 1 || x.step == y.step)))
             }
-            (Value::NotImplemented, Value::NotImplemented) | (Value::Ellipsis, Value::Ellipsis) => true,
+            (Value::NotImplemented, Value::NotImplemented) | (Value::Ellipsis, Value::Ellipsis) => {
+                true
+            }
+            (Value::Slice(x), Value::Slice(y)) => {
+                Self::eq_fast(&x.start, &y.start, depth + 1)?
+                    && Self::eq_fast(&x.stop, &y.stop, depth + 1)?
+                    && Self::eq_fast(&x.step, &y.step, depth + 1)?
+            }
             (Value::Module(x), Value::Module(y)) => Rc::ptr_eq(x, y),
             (Value::Generator(x), Value::Generator(y)) => Rc::ptr_eq(x, y),
             (Value::Iter(x), Value::Iter(y)) => Rc::ptr_eq(x, y),
             (Value::BoundMethod(x), Value::BoundMethod(y)) => Rc::ptr_eq(x, y),
             (Value::Builtin(x), Value::Builtin(y)) => Rc::ptr_eq(x, y),
             (Value::ByteArray(x), Value::ByteArray(y)) => *x.b.borrow() == *y.b.borrow(),
-            (Value::Bytes(x), Value::ByteArray(y)) | (Value::ByteArray(y), Value::Bytes(x)) => *x.b == **y.b.borrow(),
+            (Value::Bytes(x), Value::ByteArray(y)) | (Value::ByteArray(y), Value::Bytes(x)) => {
+                *x.b == **y.b.borrow()
+            }
             _ => false,
         })
     }
@@ -219,7 +265,11 @@ impl Vm {
                 if x.d.borrow().len() != y.d.borrow().len() {
                     return Ok(false);
                 }
-                let items: Vec<(Value, Value)> = x.d.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect();
+                let items: Vec<(Value, Value)> =
+                    x.d.borrow()
+                        .iter()
+                        .map(|e| (e.key.clone(), e.value.clone()))
+                        .collect();
                 for (k, v) in items {
                     match self.dict_get(y, &k)? {
                         Some(v2) => {
@@ -244,6 +294,15 @@ impl Vm {
                 }
                 Ok(true)
             }
+            _ if self.as_view(a).is_some_and(|(k, _)| k != 1)
+                || self.as_view(b).is_some_and(|(k, _)| k != 1) =>
+            {
+                let xa = self.collect(a)?;
+                let xb = self.collect(b)?;
+                let sa = self.new_set(xa)?;
+                let sb = self.new_set(xb)?;
+                self.eq(&sa, &sb)
+            }
             _ => {
                 // user __eq__ with reflection
                 if let Some(m) = self.lookup_special(a, "__eq__") {
@@ -257,6 +316,12 @@ impl Vm {
                     if !matches!(r, Value::NotImplemented) {
                         return self.truthy(&r);
                     }
+                }
+                let (na, nb) = (self.native_of(a), self.native_of(b));
+                if na.is_some() || nb.is_some() {
+                    let x = na.unwrap_or_else(|| a.clone());
+                    let y = nb.unwrap_or_else(|| b.clone());
+                    return self.eq(&x, &y);
                 }
                 Ok(match (a, b) {
                     (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
@@ -309,8 +374,12 @@ impl Vm {
             }
             Value::None => 0xFCB2_2F80,
             Value::Tuple(t) => {
+                // CPython 3.11 tuplehash (xxHash-based).
+                const P1: u64 = 11400714785074694791;
+                const P2: u64 = 14029467366897019727;
+                const P5: u64 = 2870177450012600261;
                 self.enter_native()?;
-                let mut acc: u64 = 0x27D4EB2F165667C5;
+                let mut acc: u64 = P5;
                 let items = t.v.to_vec();
                 for x in &items {
                     let h = match self.hash_i64(x) {
@@ -320,12 +389,17 @@ impl Vm {
                             return Err(e);
                         }
                     };
-                    acc = acc.wrapping_add((h as u64).wrapping_mul(0xC2B2AE3D27D4EB4F));
-                    acc = acc.rotate_left(31).wrapping_mul(0x9E3779B185EBCA87);
+                    acc = acc.wrapping_add((h as u64).wrapping_mul(P2));
+                    acc = acc.rotate_left(31);
+                    acc = acc.wrapping_mul(P1);
                 }
                 self.leave_native();
-                let r = (acc ^ (items.len() as u64)) as i64;
-                if r == -1 { -2 } else { r }
+                acc = acc.wrapping_add((items.len() as u64) ^ (P5 ^ 3527539));
+                if acc == u64::MAX {
+                    1546275796
+                } else {
+                    acc as i64
+                }
             }
             Value::FrozenSet(s) => {
                 let keys: Vec<Value> = s.d.borrow().iter().map(|e| e.key.clone()).collect();
@@ -347,23 +421,36 @@ impl Vm {
                             Value::Int(i) => i,
                             Value::BigInt(b) => int::hash_big(&b),
                             Value::Bool(b) => b as i64,
-                            _ => return Err(self.type_err("__hash__ method should return an integer")),
+                            _ => {
+                                return Err(
+                                    self.type_err("__hash__ method should return an integer")
+                                );
+                            }
                         }
                     }
                     _ => {
                         if self.class_lookup(&cls, "__eq__").is_some() {
                             return Err(self.type_err(format!("unhashable type: '{}'", cls.name)));
                         }
+                        if let Some(n) = self.native_of(v) {
+                            return self.hash_i64(&n);
+                        }
                         (i.id as i64).wrapping_mul(16)
                     }
                 }
             }
-            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::ByteArray(_) | Value::Slice(_) => {
+            Value::List(_)
+            | Value::Dict(_)
+            | Value::Set(_)
+            | Value::ByteArray(_)
+            | Value::Slice(_) => {
                 return Err(self.type_err(format!("unhashable type: '{}'", self.type_name(v))));
             }
             Value::Class(c) => (c.id as i64).wrapping_mul(16) + 1,
             Value::Function(f) => (f.id as i64).wrapping_mul(16) + 2,
-            Value::Range(r) => (r.start.wrapping_mul(31) ^ r.stop.wrapping_mul(17) ^ r.step) & 0x7fff_ffff,
+            Value::Range(r) => {
+                (r.start.wrapping_mul(31) ^ r.stop.wrapping_mul(17) ^ r.step) & 0x7fff_ffff
+            }
             Value::NotImplemented => 0x1234,
             Value::Ellipsis => 0x4321,
             _ => 0x5555,
@@ -387,7 +474,11 @@ impl Vm {
             Value::Int(i) => Ok(int::hash_i64(*i) as u64),
             _ => {
                 let h = self.hash_i64(v)?;
-                Ok(if let Value::Str(_) = v { h as u64 } else { h as u64 })
+                Ok(if let Value::Str(_) = v {
+                    h as u64
+                } else {
+                    h as u64
+                })
             }
         }
     }
@@ -395,7 +486,11 @@ impl Vm {
     // ---------- dict / set primitives ----------
 
     /// Find the slot of `key` in `d`.
-    pub fn dict_find(&mut self, d: &std::cell::RefCell<Dict>, key: &Value) -> PyResult<Option<usize>> {
+    pub fn dict_find(
+        &mut self,
+        d: &std::cell::RefCell<Dict>,
+        key: &Value,
+    ) -> PyResult<Option<usize>> {
         let h = match key {
             Value::Str(s) => {
                 let h = s.hash.get();
@@ -406,7 +501,12 @@ impl Vm {
         self.dict_find_h(d, h, key)
     }
 
-    fn dict_find_h(&mut self, d: &std::cell::RefCell<Dict>, h: u64, key: &Value) -> PyResult<Option<usize>> {
+    fn dict_find_h(
+        &mut self,
+        d: &std::cell::RefCell<Dict>,
+        h: u64,
+        key: &Value,
+    ) -> PyResult<Option<usize>> {
         let mut slow = false;
         let found = {
             let dd = d.borrow();
@@ -426,10 +526,10 @@ impl Vm {
             let dd = d.borrow();
             let mut v = Vec::new();
             for i in 0..dd.slots() {
-                if let Some(e) = dd.slot(i) {
-                    if e.hash == h {
-                        v.push((i, e.key.clone()));
-                    }
+                if let Some(e) = dd.slot(i)
+                    && e.hash == h
+                {
+                    v.push((i, e.key.clone()));
                 }
             }
             v
@@ -453,7 +553,10 @@ impl Vm {
         let h = self.hash(&key)?;
         match self.dict_find_h(&d.d, h, &key)? {
             Some(i) => {
-                let old = d.d.borrow_mut().slot_value_mut(i).map(|x| std::mem::replace(x, v));
+                let old =
+                    d.d.borrow_mut()
+                        .slot_value_mut(i)
+                        .map(|x| std::mem::replace(x, v));
                 drop(old);
             }
             None => {
@@ -477,8 +580,13 @@ impl Vm {
         });
         let found = if found.is_none() && slow {
             let mut f = None;
-            let cands: Vec<(usize, Value)> =
-                (0..d.slots()).filter_map(|i| d.slot(i).filter(|e| e.hash == h).map(|e| (i, e.key.clone()))).collect();
+            let cands: Vec<(usize, Value)> = (0..d.slots())
+                .filter_map(|i| {
+                    d.slot(i)
+                        .filter(|e| e.hash == h)
+                        .map(|e| (i, e.key.clone()))
+                })
+                .collect();
             for (i, k) in cands {
                 if self.eq(&k, &key)? {
                     f = Some(i);
@@ -501,7 +609,11 @@ impl Vm {
     }
 
     /// Delete `key` from `d`; Ok(false) if missing.
-    pub fn dict_del(&mut self, d: &std::cell::RefCell<Dict>, key: &Value) -> PyResult<Option<Value>> {
+    pub fn dict_del(
+        &mut self,
+        d: &std::cell::RefCell<Dict>,
+        key: &Value,
+    ) -> PyResult<Option<Value>> {
         match self.dict_find(d, key)? {
             Some(i) => Ok(d.borrow_mut().remove_slot(i).map(|e| e.value)),
             None => Ok(None),
@@ -523,7 +635,9 @@ impl Vm {
     }
     /// New set from values.
     pub fn new_set(&mut self, vals: Vec<Value>) -> PyResult<Value> {
-        let s = Rc::new(PySet { d: std::cell::RefCell::new(Dict::new()) });
+        let s = Rc::new(PySet {
+            d: std::cell::RefCell::new(Dict::new()),
+        });
         crate::heap::register(crate::heap::Tracked::Set(Rc::downgrade(&s)));
         for v in vals {
             self.set_add(&s, v)?;
@@ -556,7 +670,12 @@ impl Vm {
     /// (key, value) pairs of a mapping (dict or object with keys()).
     pub fn mapping_items(&mut self, v: &Value) -> PyResult<Vec<(Value, Value)>> {
         match v {
-            Value::Dict(d) => Ok(d.d.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect()),
+            Value::Dict(d) => Ok(d
+                .d
+                .borrow()
+                .iter()
+                .map(|e| (e.key.clone(), e.value.clone()))
+                .collect()),
             _ => {
                 if let Ok(keys) = self.get_attr(v, "keys") {
                     let ks = self.call(&keys, vec![], vec![])?;
@@ -578,7 +697,36 @@ impl Vm {
     /// Rich comparison returning a Value.
     pub fn compare(&mut self, a: &Value, b: &Value, op: CmpOp) -> PyResult<Value> {
         match op {
-            CmpOp::Eq => Ok(Value::Bool(self.eq(a, b)?)),
+            CmpOp::Eq => {
+                if (matches!(a, Value::Instance(_)) || matches!(b, Value::Instance(_)))
+                    && self.as_view(a).is_none()
+                    && self.as_view(b).is_none()
+                {
+                    if let Some(m) = self.lookup_special(a, "__eq__") {
+                        let r = self.call(&m, vec![a.clone(), b.clone()], vec![])?;
+                        if !matches!(r, Value::NotImplemented) {
+                            return Ok(r);
+                        }
+                    }
+                    if let Some(m) = self.lookup_special(b, "__eq__") {
+                        let r = self.call(&m, vec![b.clone(), a.clone()], vec![])?;
+                        if !matches!(r, Value::NotImplemented) {
+                            return Ok(r);
+                        }
+                    }
+                    let (na, nb) = (self.native_of(a), self.native_of(b));
+                    if na.is_some() || nb.is_some() {
+                        let x = na.unwrap_or_else(|| a.clone());
+                        let y = nb.unwrap_or_else(|| b.clone());
+                        return Ok(Value::Bool(self.eq(&x, &y)?));
+                    }
+                    return Ok(Value::Bool(match (a, b) {
+                        (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
+                        _ => false,
+                    }));
+                }
+                Ok(Value::Bool(self.eq(a, b)?))
+            }
             CmpOp::Ne => {
                 if let Some(m) = self.lookup_special(a, "__ne__") {
                     let r = self.call(&m, vec![a.clone(), b.clone()], vec![])?;
@@ -603,9 +751,16 @@ impl Vm {
     /// Identity comparison (DeterminismError for value types).
     pub fn is(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
         let value_type = |v: &Value| {
-            matches!(v, Value::Str(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_) | Value::Bytes(_))
+            matches!(
+                v,
+                Value::Str(_)
+                    | Value::Int(_)
+                    | Value::BigInt(_)
+                    | Value::Float(_)
+                    | Value::Bytes(_)
+            )
         };
-        if value_type(a) || value_type(b) {
+        if value_type(a) && value_type(b) {
             return Err(Flow::Abort(Abort::Determinism(format!(
                 "'is' comparison with a {} is not deterministic; use ==",
                 self.type_name(if value_type(a) { a } else { b })
@@ -614,11 +769,15 @@ impl Vm {
         Ok(match (a, b) {
             (Value::None, Value::None) => true,
             (Value::Bool(x), Value::Bool(y)) => x == y,
-            (Value::NotImplemented, Value::NotImplemented) | (Value::Ellipsis, Value::Ellipsis) => true,
+            (Value::NotImplemented, Value::NotImplemented) | (Value::Ellipsis, Value::Ellipsis) => {
+                true
+            }
             (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
             (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
             (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
-            (Value::Set(x), Value::Set(y)) | (Value::FrozenSet(x), Value::FrozenSet(y)) => Rc::ptr_eq(x, y),
+            (Value::Set(x), Value::Set(y)) | (Value::FrozenSet(x), Value::FrozenSet(y)) => {
+                Rc::ptr_eq(x, y)
+            }
             (Value::Instance(x), Value::Instance(y)) => Rc::ptr_eq(x, y),
             (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
             (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
@@ -636,6 +795,15 @@ impl Vm {
 
     /// `a < b` style ordering.
     pub fn order(&mut self, a: &Value, b: &Value, op: CmpOp) -> PyResult<bool> {
+        if self.as_view(a).is_some_and(|(k, _)| k != 1)
+            || self.as_view(b).is_some_and(|(k, _)| k != 1)
+        {
+            let xa = self.collect(a)?;
+            let xb = self.collect(b)?;
+            let sa = self.new_set(xa)?;
+            let sb = self.new_set(xb)?;
+            return self.order(&sa, &sb, op);
+        }
         let ord = self.order_fast(a, b)?;
         if let Some(o) = ord {
             return Ok(match op {
@@ -647,16 +815,16 @@ impl Vm {
             });
         }
         // floats with NaN
-        if let (Some(x), Some(y)) = (as_float_lossy(a), as_float_lossy(b)) {
-            if matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)) {
-                return Ok(match op {
-                    CmpOp::Lt => x.lt(y),
-                    CmpOp::Le => x.le(y),
-                    CmpOp::Gt => x.gt(y),
-                    CmpOp::Ge => x.ge(y),
-                    _ => false,
-                });
-            }
+        if let (Some(x), Some(y)) = (as_float_lossy(a), as_float_lossy(b))
+            && (matches!(a, Value::Float(_)) || matches!(b, Value::Float(_)))
+        {
+            return Ok(match op {
+                CmpOp::Lt => x.lt(y),
+                CmpOp::Le => x.le(y),
+                CmpOp::Gt => x.gt(y),
+                CmpOp::Ge => x.ge(y),
+                _ => false,
+            });
         }
         let (name, rname, sym) = match op {
             CmpOp::Lt => ("__lt__", "__gt__", "<"),
@@ -675,6 +843,12 @@ impl Vm {
             if !matches!(r, Value::NotImplemented) {
                 return self.truthy(&r);
             }
+        }
+        let (na, nb) = (self.native_of(a), self.native_of(b));
+        if na.is_some() || nb.is_some() {
+            let x = na.unwrap_or_else(|| a.clone());
+            let y = nb.unwrap_or_else(|| b.clone());
+            return self.order(&x, &y, op);
         }
         // sequences
         match (a, b) {
@@ -742,8 +916,14 @@ impl Vm {
                 Some(x.s.cmp(&y.s))
             }
             (Value::Bytes(x), Value::Bytes(y)) => Some(x.b.cmp(&y.b)),
+            (Value::ByteArray(x), Value::Bytes(y)) => Some((**x.b.borrow()).cmp(&*y.b)),
+            (Value::Bytes(x), Value::ByteArray(y)) => Some((*x.b).cmp(&**y.b.borrow())),
+            (Value::ByteArray(x), Value::ByteArray(y)) => Some(x.b.borrow().cmp(&*y.b.borrow())),
             (x, y) if is_int(x) && is_int(y) => {
-                let (p, q) = (int::to_big(x).unwrap_or_default(), int::to_big(y).unwrap_or_default());
+                let (p, q) = (
+                    int::to_big(x).unwrap_or_default(),
+                    int::to_big(y).unwrap_or_default(),
+                );
                 self.charge(cost::bigint_surcharge(p.bits().max(q.bits())))?;
                 Some(p.cmp(&q))
             }
@@ -754,7 +934,7 @@ impl Vm {
                     Some(Ordering::Less)
                 } else if x.gt(*y) {
                     Some(Ordering::Greater)
-                } else if x.eq(*y) {
+                } else if F64::eq(*x, *y) {
                     Some(Ordering::Equal)
                 } else {
                     None
@@ -777,7 +957,10 @@ impl Vm {
                     self.charge(s.s.len() as u64 / 8)?;
                     Ok(s.s.contains(&*sub.s))
                 }
-                _ => Err(self.type_err(format!("'in <string>' requires string as left operand, not {}", self.type_name(item)))),
+                _ => Err(self.type_err(format!(
+                    "'in <string>' requires string as left operand, not {}",
+                    self.type_name(item)
+                ))),
             },
             Value::Dict(d) => Ok(self.dict_find(&d.d, item)?.is_some()),
             Value::Set(s) | Value::FrozenSet(s) => self.set_contains(s, item),
@@ -817,13 +1000,46 @@ impl Vm {
             }
             Value::Bytes(b) => match item {
                 Value::Int(i) => Ok(b.b.contains(&(*i as u8)) && (0..256).contains(i)),
-                Value::Bytes(sub) => Ok(sub.b.is_empty() || b.b.windows(sub.b.len()).any(|w| w == &*sub.b)),
+                Value::Bytes(sub) => {
+                    Ok(sub.b.is_empty() || b.b.windows(sub.b.len()).any(|w| w == &*sub.b))
+                }
                 _ => Err(self.type_err("a bytes-like object is required")),
             },
+            Value::Instance(_) if self.as_view(container).is_some() => {
+                let (k, d) = self.as_view(container).unwrap_or_else(unreachable_view);
+                match k {
+                    0 => Ok(self.dict_find(&d.d, item)?.is_some()),
+                    2 => {
+                        let Value::Tuple(t) = item else {
+                            return Ok(false);
+                        };
+                        if t.v.len() != 2 {
+                            return Ok(false);
+                        }
+                        match self.dict_get(&d, &t.v[0])? {
+                            Some(v) => self.eq(&v, &t.v[1]),
+                            None => Ok(false),
+                        }
+                    }
+                    _ => {
+                        let vals: Vec<Value> =
+                            d.d.borrow().iter().map(|e| e.value.clone()).collect();
+                        for x in vals {
+                            if self.eq(&x, item)? {
+                                return Ok(true);
+                            }
+                        }
+                        Ok(false)
+                    }
+                }
+            }
             Value::Instance(_) => {
                 if let Some(m) = self.lookup_special(container, "__contains__") {
                     let r = self.call(&m, vec![container.clone(), item.clone()], vec![])?;
                     return self.truthy(&r);
+                }
+                if let Some(n) = self.native_of(container) {
+                    return self.contains(&n, item);
                 }
                 let it = self.get_iter(container)?;
                 while let Some(x) = self.next(&it)? {
@@ -840,7 +1056,7 @@ impl Vm {
                         return Err(self.type_err(format!(
                             "argument of type '{}' is not iterable",
                             self.type_name(container)
-                        )))
+                        )));
                     }
                 };
                 while let Some(x) = self.next(&it)? {
@@ -857,7 +1073,17 @@ impl Vm {
 
     /// Binary operator with dunder dispatch.
     pub fn binary_op(&mut self, a: &Value, b: &Value, op: BinOp, inplace: bool) -> PyResult<Value> {
-        if let Some(r) = self.builtin_binop(a, b, op)? {
+        let mutable_lhs = matches!(
+            a,
+            Value::List(_)
+                | Value::Set(_)
+                | Value::Dict(_)
+                | Value::ByteArray(_)
+                | Value::Instance(_)
+        );
+        if !(inplace && mutable_lhs)
+            && let Some(r) = self.builtin_binop(a, b, op)?
+        {
             return Ok(r);
         }
         let (name, rname, iname) = binop_dunder(op);
@@ -900,14 +1126,45 @@ impl Vm {
                         }
                     }
                 }
-                (Value::Dict(d), BinOp::Or) => {
-                    let items = self.mapping_items(b)?;
-                    for (k, v) in items {
-                        self.dict_setitem(d, k, v)?;
-                    }
+                (Value::ByteArray(x), BinOp::Add) => {
+                    let extra: Vec<u8> = match b {
+                        Value::Bytes(y) => y.b.to_vec(),
+                        Value::ByteArray(y) => y.b.borrow().clone(),
+                        _ => {
+                            return Err(self.type_err(format!(
+                                "can't concat {} to bytearray",
+                                self.type_name(b)
+                            )));
+                        }
+                    };
+                    self.check_mem(extra.len())?;
+                    x.b.borrow_mut().extend_from_slice(&extra);
+                    return Ok(a.clone());
+                }
+                (Value::Dict(_), BinOp::Or) => {
+                    crate::methods::call_method(self, a, "update", vec![b.clone()], vec![])?;
                     return Ok(a.clone());
                 }
                 _ => {}
+            }
+        }
+        if inplace
+            && mutable_lhs
+            && let Some(r) = self.builtin_binop(a, b, op)?
+        {
+            return Ok(r);
+        }
+        if let (Value::Instance(x), Value::Instance(y)) = (a, b) {
+            let (ca, cb) = (x.class.borrow().clone(), y.class.borrow().clone());
+            if !Rc::ptr_eq(&ca, &cb)
+                && self.is_subclass(&cb, &ca)
+                && cb.dict.borrow().get_str(rname).is_some()
+                && let Some(m) = self.lookup_special(b, rname)
+            {
+                let r = self.call(&m, vec![b.clone(), a.clone()], vec![])?;
+                if !matches!(r, Value::NotImplemented) {
+                    return Ok(r);
+                }
             }
         }
         if let Some(m) = self.lookup_special(a, name) {
@@ -922,8 +1179,54 @@ impl Vm {
                 return Ok(r);
             }
         }
-        let sym = if inplace { format!("{}=", binop_symbol(op)) } else { binop_symbol(op).to_string() };
-        let sym = if op == BinOp::Pow && inplace { "**=".to_string() } else { sym };
+        let (na, nb) = (self.native_of(a), self.native_of(b));
+        if na.is_some() || nb.is_some() {
+            let x = na.unwrap_or_else(|| a.clone());
+            let y = nb.unwrap_or_else(|| b.clone());
+            return self.binary_op(&x, &y, op, false);
+        }
+        match (a, b, op) {
+            (Value::Str(_), _, BinOp::Add) => {
+                return Err(self.type_err(format!(
+                    "can only concatenate str (not \"{}\") to str",
+                    self.type_name(b)
+                )));
+            }
+            (Value::List(_), _, BinOp::Add) => {
+                return Err(self.type_err(format!(
+                    "can only concatenate list (not \"{}\") to list",
+                    self.type_name(b)
+                )));
+            }
+            (Value::Tuple(_), _, BinOp::Add) => {
+                return Err(self.type_err(format!(
+                    "can only concatenate tuple (not \"{}\") to tuple",
+                    self.type_name(b)
+                )));
+            }
+            (Value::Bytes(_), _, BinOp::Add) => {
+                return Err(self.type_err(format!("can't concat {} to bytes", self.type_name(b))));
+            }
+            (Value::Str(_) | Value::List(_) | Value::Tuple(_) | Value::Bytes(_), _, BinOp::Mul)
+                if !matches!(b, Value::Instance(_)) =>
+            {
+                return Err(self.type_err(format!(
+                    "can't multiply sequence by non-int of type '{}'",
+                    self.type_name(b)
+                )));
+            }
+            _ => {}
+        }
+        let sym = if inplace {
+            format!("{}=", binop_symbol(op))
+        } else {
+            binop_symbol(op).to_string()
+        };
+        let sym = if op == BinOp::Pow && inplace {
+            "**=".to_string()
+        } else {
+            sym
+        };
         Err(self.type_err(format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             sym,
@@ -933,6 +1236,26 @@ impl Vm {
     }
 
     fn builtin_binop(&mut self, a: &Value, b: &Value, op: BinOp) -> PyResult<Option<Value>> {
+        if matches!(op, BinOp::And | BinOp::Or | BinOp::Sub | BinOp::Xor)
+            && (self.as_view(a).is_some_and(|(k, _)| k != 1)
+                || self.as_view(b).is_some_and(|(k, _)| k != 1))
+        {
+            let xa =
+                if self.as_view(a).is_some() || !matches!(a, Value::Set(_) | Value::FrozenSet(_)) {
+                    let items = self.collect(a)?;
+                    self.new_set(items)?
+                } else {
+                    a.clone()
+                };
+            let xb =
+                if self.as_view(b).is_some() || !matches!(b, Value::Set(_) | Value::FrozenSet(_)) {
+                    let items = self.collect(b)?;
+                    self.new_set(items)?
+                } else {
+                    b.clone()
+                };
+            return self.builtin_binop(&xa, &xb, op);
+        }
         // ints
         if is_int(a) && is_int(b) {
             return self.int_binop(a, b, op).map(Some);
@@ -940,7 +1263,7 @@ impl Vm {
         // floats
         let af = matches!(a, Value::Float(_));
         let bf = matches!(b, Value::Float(_));
-        if (af || bf) && (af || is_int(a)) && (bf || is_int(b)) {
+        if (af && (bf || is_int(b))) || (bf && is_int(a)) {
             let x = self.to_float(a)?;
             let y = self.to_float(b)?;
             let r = match op {
@@ -1018,6 +1341,25 @@ impl Vm {
                 }
                 Some(Value::tuple(v))
             }
+            (Value::ByteArray(x), Value::Bytes(_) | Value::ByteArray(_), BinOp::Add) => {
+                let mut v = x.b.borrow().clone();
+                match b {
+                    Value::Bytes(y) => v.extend_from_slice(&y.b),
+                    Value::ByteArray(y) => v.extend_from_slice(&y.b.borrow()),
+                    _ => {}
+                }
+                self.check_mem(v.len())?;
+                let n = v.len();
+                Some(Value::ByteArray(Rc::new(PyByteArray {
+                    b: std::cell::RefCell::new(v),
+                    acct: crate::heap::Acct::new(n + 40),
+                })))
+            }
+            (Value::Bytes(x), Value::ByteArray(y), BinOp::Add) => {
+                let mut v = x.b.to_vec();
+                v.extend_from_slice(&y.b.borrow());
+                Some(Value::bytes(v))
+            }
             (Value::Bytes(x), Value::Bytes(y), BinOp::Add) => {
                 let n = x.b.len() + y.b.len();
                 self.check_mem(n)?;
@@ -1027,6 +1369,19 @@ impl Vm {
                 v.extend_from_slice(&y.b);
                 Some(Value::bytes(v))
             }
+            (Value::ByteArray(x), n, BinOp::Mul) | (n, Value::ByteArray(x), BinOp::Mul)
+                if is_int(n) =>
+            {
+                let k = self.rep_count(n)?;
+                let total = x.b.borrow().len().saturating_mul(k);
+                self.check_mem(total)?;
+                self.charge(total as u64 / 4)?;
+                let v = x.b.borrow().repeat(k);
+                Some(Value::ByteArray(Rc::new(PyByteArray {
+                    b: std::cell::RefCell::new(v),
+                    acct: crate::heap::Acct::new(total + 40),
+                })))
+            }
             (Value::Bytes(x), n, BinOp::Mul) | (n, Value::Bytes(x), BinOp::Mul) if is_int(n) => {
                 let k = self.rep_count(n)?;
                 let total = x.b.len().saturating_mul(k);
@@ -1034,10 +1389,23 @@ impl Vm {
                 self.charge(total as u64 / 4)?;
                 Some(Value::bytes(x.b.repeat(k)))
             }
-            (Value::Str(x), _, BinOp::Mod) => Some(Value::str(crate::builtins::percent_format(self, &x.s, b)?)),
-            (Value::Set(_) | Value::FrozenSet(_), Value::Set(_) | Value::FrozenSet(_), BinOp::Or | BinOp::And | BinOp::Sub | BinOp::Xor) => {
-                let (Value::Set(x) | Value::FrozenSet(x)) = a else { return Ok(None) };
-                let (Value::Set(y) | Value::FrozenSet(y)) = b else { return Ok(None) };
+            (Value::Str(x), _, BinOp::Mod) => {
+                Some(Value::str(crate::builtins::percent_format(self, &x.s, b)?))
+            }
+            (Value::Bytes(x), _, BinOp::Mod) => Some(Value::bytes(
+                crate::builtins::percent_format_bytes(self, &x.b, b)?,
+            )),
+            (
+                Value::Set(_) | Value::FrozenSet(_),
+                Value::Set(_) | Value::FrozenSet(_),
+                BinOp::Or | BinOp::And | BinOp::Sub | BinOp::Xor,
+            ) => {
+                let (Value::Set(x) | Value::FrozenSet(x)) = a else {
+                    return Ok(None);
+                };
+                let (Value::Set(y) | Value::FrozenSet(y)) = b else {
+                    return Ok(None);
+                };
                 let xs: Vec<Value> = x.d.borrow().iter().map(|e| e.key.clone()).collect();
                 let ys: Vec<Value> = y.d.borrow().iter().map(|e| e.key.clone()).collect();
                 self.charge((xs.len() + ys.len()) as u64)?;
@@ -1088,7 +1456,11 @@ impl Vm {
                 let d = x.d.borrow().clone();
                 let nd = Value::dict(d);
                 if let Value::Dict(nd2) = &nd {
-                    let items: Vec<(Value, Value)> = y.d.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect();
+                    let items: Vec<(Value, Value)> =
+                        y.d.borrow()
+                            .iter()
+                            .map(|e| (e.key.clone(), e.value.clone()))
+                            .collect();
                     for (k, v) in items {
                         self.dict_setitem(nd2, k, v)?;
                     }
@@ -1113,7 +1485,8 @@ impl Vm {
             Value::Float(f) => Ok(*f),
             Value::Int(i) => Ok(F64::from_i64(*i)),
             Value::Bool(b) => Ok(F64::from_i64(*b as i64)),
-            Value::BigInt(b) => crate::float::from_bigint(b).map_err(|_| self.exc("OverflowError", "int too large to convert to float")),
+            Value::BigInt(b) => crate::float::from_bigint(b)
+                .map_err(|_| self.exc("OverflowError", "int too large to convert to float")),
             _ => Err(self.type_err(format!("must be real number, not {}", self.type_name(v)))),
         }
     }
@@ -1137,15 +1510,19 @@ impl Vm {
                 BinOp::Mul => x.checked_mul(y),
                 BinOp::FloorDiv => {
                     if y == 0 {
-                        return Err(self.exc("ZeroDivisionError", "integer division or modulo by zero"));
+                        return Err(
+                            self.exc("ZeroDivisionError", "integer division or modulo by zero")
+                        );
                     }
-                    x.checked_div_euclid(y).map(|_| num_integer::Integer::div_floor(&x, &y))
+                    x.checked_div_euclid(y)
+                        .map(|_| num_integer::Integer::div_floor(&x, &y))
                 }
                 BinOp::Mod => {
                     if y == 0 {
                         return Err(self.exc("ZeroDivisionError", "integer modulo by zero"));
                     }
-                    x.checked_rem(y).map(|_| num_integer::Integer::mod_floor(&x, &y))
+                    x.checked_rem(y)
+                        .map(|_| num_integer::Integer::mod_floor(&x, &y))
                 }
                 BinOp::And => Some(x & y),
                 BinOp::Or => Some(x | y),
@@ -1154,13 +1531,21 @@ impl Vm {
                     if y < 0 {
                         return Err(self.exc("ValueError", "negative shift count"));
                     }
-                    Some(if y >= 64 { if x < 0 { -1 } else { 0 } } else { x >> y })
+                    Some(if y >= 64 {
+                        if x < 0 { -1 } else { 0 }
+                    } else {
+                        x >> y
+                    })
                 }
                 BinOp::LShift => {
                     if y < 0 {
                         return Err(self.exc("ValueError", "negative shift count"));
                     }
-                    if y < 63 && (x.unsigned_abs().leading_zeros() as i64) > y + 1 { Some(x << y) } else { None }
+                    if y < 63 && (x.unsigned_abs().leading_zeros() as i64) > y + 1 {
+                        Some(x << y)
+                    } else {
+                        None
+                    }
                 }
                 BinOp::TrueDiv => {
                     if y == 0 {
@@ -1173,7 +1558,10 @@ impl Vm {
                     if y < 0 {
                         let fx = F64::from_i64(x);
                         let fy = F64::from_i64(y);
-                        return fx.py_pow(fy).map(Value::Float).map_err(|e| self.float_err(e));
+                        return fx
+                            .py_pow(fy)
+                            .map(Value::Float)
+                            .map_err(|e| self.float_err(e));
                     }
                     if y < 64 {
                         let mut acc: i64 = 1;
@@ -1225,7 +1613,10 @@ impl Vm {
                 if y.is_negative() {
                     let fx = self.to_float(a)?;
                     let fy = self.to_float(b)?;
-                    return fx.py_pow(fy).map(Value::Float).map_err(|e| self.float_err(e));
+                    return fx
+                        .py_pow(fy)
+                        .map(Value::Float)
+                        .map_err(|e| self.float_err(e));
                 }
                 let e = y.to_u64().unwrap_or(u64::MAX);
                 let r = int::pow(&x, e);
@@ -1234,7 +1625,9 @@ impl Vm {
                 }
                 r
             }
-            BinOp::MatMul => return Err(self.type_err("unsupported operand type(s) for @: 'int' and 'int'")),
+            BinOp::MatMul => {
+                return Err(self.type_err("unsupported operand type(s) for @: 'int' and 'int'"));
+            }
         };
         r.map_err(|e| self.int_err(e))
     }
@@ -1249,7 +1642,12 @@ impl Vm {
         // scale numerator to get 64+ significant bits of quotient, then convert
         let shift = (y.bits() as i64 - x.bits() as i64 + 66).max(0) as usize;
         let q = (x << shift) / y;
-        let fq = crate::float::from_bigint(&q).map_err(|_| self.exc("OverflowError", "integer division result too large for a float"))?;
+        let fq = crate::float::from_bigint(&q).map_err(|_| {
+            self.exc(
+                "OverflowError",
+                "integer division result too large for a float",
+            )
+        })?;
         // divide by 2^shift exactly (power of two scaling)
         let mut r = fq;
         let mut s = shift;
@@ -1273,7 +1671,9 @@ impl Vm {
             (Value::Bool(b), _) => self.unary_op(&Value::Int(*b as i64), op),
             (Value::BigInt(b), UnOp::Neg) => Ok(int::from_big(-(**b).clone())),
             (Value::BigInt(b), UnOp::Pos) => Ok(Value::BigInt(b.clone())),
-            (Value::BigInt(b), UnOp::Invert) => int::checked(-(**b).clone() - 1).map_err(|e| self.int_err(e)),
+            (Value::BigInt(b), UnOp::Invert) => {
+                int::checked(-(**b).clone() - 1).map_err(|e| self.int_err(e))
+            }
             (Value::Float(f), UnOp::Neg) => Ok(Value::Float(f.neg())),
             (Value::Float(f), UnOp::Pos) => Ok(Value::Float(*f)),
             _ => {
@@ -1290,7 +1690,11 @@ impl Vm {
                     UnOp::Pos => "unary +",
                     UnOp::Invert => "unary ~",
                 };
-                Err(self.type_err(format!("bad operand type for {}: '{}'", sym, self.type_name(a))))
+                Err(self.type_err(format!(
+                    "bad operand type for {}: '{}'",
+                    sym,
+                    self.type_name(a)
+                )))
             }
         }
     }
@@ -1323,7 +1727,13 @@ impl Vm {
         }
     }
 
-    fn repr_seq(&mut self, items: &[Value], open: &str, close: &str, tuple1: bool) -> PyResult<String> {
+    fn repr_seq(
+        &mut self,
+        items: &[Value],
+        open: &str,
+        close: &str,
+        tuple1: bool,
+    ) -> PyResult<String> {
         let mut s = String::from(open);
         for (i, x) in items.iter().enumerate() {
             if i > 0 {
@@ -1339,12 +1749,40 @@ impl Vm {
         Ok(s)
     }
 
+    fn repr_dict(&mut self, d: &Rc<PyDict>) -> PyResult<String> {
+        let items: Vec<(Value, Value)> =
+            d.d.borrow()
+                .iter()
+                .map(|e| (e.key.clone(), e.value.clone()))
+                .collect();
+        self.charge(items.len() as u64)?;
+        let mut s = String::from("{");
+        for (i, (k, v)) in items.iter().enumerate() {
+            if i > 0 {
+                s.push_str(", ");
+            }
+            s.push_str(&self.repr(k)?);
+            s.push_str(": ");
+            s.push_str(&self.repr(v)?);
+            self.check_mem(s.len())?;
+        }
+        s.push('}');
+        Ok(s)
+    }
+
     fn repr_slow(&mut self, v: &Value) -> PyResult<String> {
         match v {
             Value::List(l) => {
+                let key = Rc::as_ptr(l) as usize;
+                if self.repr_stack.contains(&key) {
+                    return Ok("[...]".into());
+                }
                 let items = l.v.borrow().clone();
                 self.charge(items.len() as u64)?;
-                self.repr_seq(&items, "[", "]", false)
+                self.repr_stack.push(key);
+                let r = self.repr_seq(&items, "[", "]", false);
+                self.repr_stack.pop();
+                r
             }
             Value::Tuple(t) => {
                 let items = t.v.to_vec();
@@ -1352,29 +1790,31 @@ impl Vm {
                 self.repr_seq(&items, "(", ")", true)
             }
             Value::Dict(d) => {
-                let items: Vec<(Value, Value)> = d.d.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect();
-                self.charge(items.len() as u64)?;
-                let mut s = String::from("{");
-                for (i, (k, v)) in items.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    s.push_str(&self.repr(k)?);
-                    s.push_str(": ");
-                    s.push_str(&self.repr(v)?);
-                    self.check_mem(s.len())?;
+                let key = Rc::as_ptr(d) as usize;
+                if self.repr_stack.contains(&key) {
+                    return Ok("{...}".into());
                 }
-                s.push('}');
-                Ok(s)
+                self.repr_stack.push(key);
+                let r = self.repr_dict(d);
+                self.repr_stack.pop();
+                r
             }
             Value::Set(st) | Value::FrozenSet(st) => {
                 let items: Vec<Value> = st.d.borrow().iter().map(|e| e.key.clone()).collect();
                 let fz = matches!(v, Value::FrozenSet(_));
                 if items.is_empty() {
-                    return Ok(if fz { "frozenset()".into() } else { "set()".into() });
+                    return Ok(if fz {
+                        "frozenset()".into()
+                    } else {
+                        "set()".into()
+                    });
                 }
                 let inner = self.repr_seq(&items, "{", "}", false)?;
-                Ok(if fz { format!("frozenset({inner})") } else { inner })
+                Ok(if fz {
+                    format!("frozenset({inner})")
+                } else {
+                    inner
+                })
             }
             Value::Range(r) => Ok(if r.step == 1 {
                 format!("range({}, {})", r.start, r.stop)
@@ -1387,7 +1827,11 @@ impl Vm {
                 let c = self.repr(&s.step)?;
                 Ok(format!("slice({a}, {b}, {c})"))
             }
-            Value::Function(f) => Ok(format!("<function {} at 0x{:012x}>", f.code.qualname, 0x7f00_0000_0000u64 + f.id * 16)),
+            Value::Function(f) => Ok(format!(
+                "<function {} at 0x{:012x}>",
+                f.code.qualname,
+                0x7f00_0000_0000u64 + f.id * 16
+            )),
             Value::Class(c) => {
                 if c.builtin {
                     Ok(format!("<class '{}'>", c.name))
@@ -1399,13 +1843,28 @@ impl Vm {
                     Ok(format!("<class '{}.{}'>", m, c.qualname))
                 }
             }
+            Value::Instance(_) if self.as_view(v).is_some() => {
+                let (k, _) = self.as_view(v).unwrap_or_else(unreachable_view);
+                let items = self.collect(v)?;
+                let inner = self.repr_seq(&items, "[", "]", false)?;
+                Ok(format!(
+                    "{}({inner})",
+                    ["dict_keys", "dict_values", "dict_items"][k as usize]
+                ))
+            }
             Value::Instance(i) => {
                 if let Some(m) = self.lookup_special(v, "__repr__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
                     return match r {
                         Value::Str(s) => Ok(s.s.to_string()),
-                        _ => Err(self.type_err(format!("__repr__ returned non-string (type {})", self.type_name(&r)))),
+                        _ => Err(self.type_err(format!(
+                            "__repr__ returned non-string (type {})",
+                            self.type_name(&r)
+                        ))),
                     };
+                }
+                if let Some(n) = self.native_of(v) {
+                    return self.repr(&n);
                 }
                 let cls = i.class.borrow().clone();
                 if i.exc.is_some() {
@@ -1416,8 +1875,7 @@ impl Vm {
                     let inner = if args.len() == 1 {
                         self.repr(&args[0])?
                     } else {
-                        let s = self.repr_seq(&args, "", "", false)?;
-                        s
+                        self.repr_seq(&args, "", "", false)?
                     };
                     return Ok(format!("{}({})", cls.name, inner));
                 }
@@ -1425,7 +1883,12 @@ impl Vm {
                     Some(Value::Str(s)) => s.s.to_string(),
                     _ => "__main__".into(),
                 };
-                Ok(format!("<{}.{} object at 0x{:012x}>", m, cls.qualname, 0x7f00_0000_0000u64 + i.id * 16))
+                Ok(format!(
+                    "<{}.{} object at 0x{:012x}>",
+                    m,
+                    cls.qualname,
+                    0x7f00_0000_0000u64 + i.id * 16
+                ))
             }
             Value::BoundMethod(b) => {
                 let fname = match &b.func {
@@ -1437,10 +1900,17 @@ impl Vm {
             }
             Value::Builtin(b) => Ok(match &b.kind {
                 BuiltinKind::Func(n) => format!("<built-in function {n}>"),
-                BuiltinKind::Method(n) => format!("<built-in method {} of {} object>", n, self.type_name(b.recv.as_ref().unwrap_or(&Value::None))),
+                BuiltinKind::Method(n) => format!(
+                    "<built-in method {} of {} object>",
+                    n,
+                    self.type_name(b.recv.as_ref().unwrap_or(&Value::None))
+                ),
                 BuiltinKind::ModuleFunc(_, n) => format!("<built-in function {n}>"),
             }),
-            Value::Generator(g) => Ok(format!("<generator object {} at 0x{:012x}>", g.name, 0x7f00_0000_0000u64)),
+            Value::Generator(g) => Ok(format!(
+                "<generator object {} at 0x{:012x}>",
+                g.name, 0x7f00_0000_0000u64
+            )),
             Value::Module(m) => Ok(format!("<module '{}'>", m.name)),
             Value::NotImplemented => Ok("NotImplemented".into()),
             Value::Ellipsis => Ok("Ellipsis".into()),
@@ -1449,7 +1919,9 @@ impl Vm {
                 Wrapper::Property { .. } => "<property object>".into(),
                 Wrapper::ClassMethod(_) => "<classmethod object>".into(),
                 Wrapper::StaticMethod(_) => "<staticmethod object>".into(),
-                Wrapper::Super { cls, .. } => format!("<super: <class '{}'>, <{} object>>", cls.name, cls.name),
+                Wrapper::Super { cls, .. } => {
+                    format!("<super: <class '{}'>, <{} object>>", cls.name, cls.name)
+                }
             }),
             _ => Ok(format!("<{} object>", self.type_name(v))),
         }
@@ -1459,24 +1931,71 @@ impl Vm {
     pub fn to_str(&mut self, v: &Value) -> PyResult<String> {
         match v {
             Value::Str(s) => Ok(s.s.to_string()),
-            Value::Instance(i) => {
+            Value::Instance(_) => {
                 if let Some(m) = self.lookup_special(v, "__str__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
                     return match r {
                         Value::Str(s) => Ok(s.s.to_string()),
-                        _ => Err(self.type_err(format!("__str__ returned non-string (type {})", self.type_name(&r)))),
+                        _ => Err(self.type_err(format!(
+                            "__str__ returned non-string (type {})",
+                            self.type_name(&r)
+                        ))),
                     };
                 }
-                if i.exc.is_some() && self.lookup_special(v, "__repr__").is_none() {
+                self.default_str(v)
+            }
+            _ => self.repr(v),
+        }
+    }
+
+    /// `object.__str__` / `BaseException.__str__`.
+    pub fn default_str(&mut self, v: &Value) -> PyResult<String> {
+        if let Some(n) = self.native_of(v) {
+            if self.lookup_special(v, "__repr__").is_none() {
+                return self.to_str(&n);
+            }
+            return self.repr(v);
+        }
+        match v {
+            Value::Instance(i) => {
+                if i.exc.is_some() {
                     let args = match &*i.native.borrow() {
                         Some(Value::Tuple(t)) => t.v.to_vec(),
                         _ => vec![],
                     };
                     let cls = i.class.borrow().clone();
+                    if args.len() == 5
+                        && self.is_subclass(&cls, &self.exc_class("UnicodeDecodeError"))
+                        && let (
+                            Value::Str(enc),
+                            Value::Bytes(obj),
+                            Value::Int(st),
+                            Value::Int(en),
+                            Value::Str(r),
+                        ) = (&args[0], &args[1], &args[2], &args[3], &args[4])
+                    {
+                        let (st, en) = (*st as usize, *en as usize);
+                        return Ok(if en == st + 1 && st < obj.b.len() {
+                            format!(
+                                "'{}' codec can't decode byte 0x{:02x} in position {}: {}",
+                                enc.s, obj.b[st], st, r.s
+                            )
+                        } else {
+                            format!(
+                                "'{}' codec can't decode bytes in position {}-{}: {}",
+                                enc.s,
+                                st,
+                                en.saturating_sub(1),
+                                r.s
+                            )
+                        });
+                    }
                     return match args.len() {
                         0 => Ok(String::new()),
                         1 => {
-                            if cls.name.as_ref() == "KeyError" || self.is_subclass(&cls, &self.exc_class("KeyError")) {
+                            if cls.name.as_ref() == "KeyError"
+                                || self.is_subclass(&cls, &self.exc_class("KeyError"))
+                            {
                                 self.repr(&args[0])
                             } else {
                                 self.to_str(&args[0])
@@ -1487,12 +2006,59 @@ impl Vm {
                 }
                 self.repr(v)
             }
+            _ => self.to_str(v),
+        }
+    }
+
+    /// `object.__repr__` / `BaseException.__repr__`.
+    pub fn default_repr(&mut self, v: &Value) -> PyResult<String> {
+        match v {
+            Value::Instance(i) => {
+                let cls = i.class.borrow().clone();
+                if i.exc.is_some() {
+                    let args = match &*i.native.borrow() {
+                        Some(Value::Tuple(t)) => t.v.to_vec(),
+                        _ => vec![],
+                    };
+                    let inner = if args.len() == 1 {
+                        self.repr(&args[0])?
+                    } else {
+                        self.repr_seq(&args, "", "", false)?
+                    };
+                    return Ok(format!("{}({})", cls.name, inner));
+                }
+                let m = match cls.dict.borrow().get_str("__module__") {
+                    Some(Value::Str(s)) => s.s.to_string(),
+                    _ => "__main__".into(),
+                };
+                Ok(format!(
+                    "<{}.{} object at 0x{:012x}>",
+                    m,
+                    cls.qualname,
+                    0x7f00_0000_0000u64 + i.id * 16
+                ))
+            }
             _ => self.repr(v),
         }
     }
 
     /// `format(v, spec)`
     pub fn format(&mut self, v: &Value, spec: &str) -> PyResult<String> {
+        if !spec.is_empty() {
+            // Width and precision are allocation sizes: check them against the heap cap first.
+            if let Ok(sp) = pvm_text::format_spec::parse_format_spec(spec, "str") {
+                self.check_mem(sp.width.unwrap_or(0).saturating_mul(4))?;
+                self.charge(sp.width.unwrap_or(0) as u64 / 4)?;
+            }
+            let digits: String = spec
+                .chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            if digits.len() > 9 {
+                return Err(Flow::Abort(Abort::Memory));
+            }
+        }
         let terr = |vm: &Vm, e: pvm_text::TextError| crate::builtins::text_err(vm, e);
         match v {
             Value::Instance(_) => {
@@ -1503,28 +2069,31 @@ impl Vm {
                 if spec.is_empty() {
                     return self.to_str(v);
                 }
-                Err(self.type_err(format!("unsupported format string passed to {}.__format__", self.type_name(v))))
+                Err(self.type_err(format!(
+                    "unsupported format string passed to {}.__format__",
+                    self.type_name(v)
+                )))
             }
             Value::Int(_) | Value::BigInt(_) | Value::Bool(_) => {
                 if spec.is_empty() {
                     return self.to_str(v);
                 }
                 let b = int::to_big(v).unwrap_or_default();
-                let last = spec.chars().last().unwrap_or(' ');
-                if matches!(last, 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%') {
-                    let f = self.to_float(v)?;
-                    return self.format(&Value::Float(f), spec);
-                }
-                pvm_text::format_spec::format_int_spec(&b, spec).map_err(|e| terr(self, e))
+                pvm_text::format_float::format_int_any(&b, spec).map_err(|e| terr(self, e))
             }
             Value::Float(f) => crate::builtins::format_float(self, *f, spec),
-            Value::Str(s) => pvm_text::format_spec::format_str_spec(&s.s, spec).map_err(|e| terr(self, e)),
+            Value::Str(s) => {
+                pvm_text::format_spec::format_str_spec(&s.s, spec).map_err(|e| terr(self, e))
+            }
             _ => {
                 let s = self.to_str(v)?;
                 if spec.is_empty() {
                     return Ok(s);
                 }
-                Err(self.type_err(format!("unsupported format string passed to {}.__format__", self.type_name(v))))
+                Err(self.type_err(format!(
+                    "unsupported format string passed to {}.__format__",
+                    self.type_name(v)
+                )))
             }
         }
     }
@@ -1538,7 +2107,10 @@ impl Vm {
             Value::Tuple(t) => IterState::Tuple(t.clone(), 0),
             Value::Str(s) => IterState::Str(s.clone(), 0),
             Value::Bytes(b) => IterState::Bytes(b.clone(), 0),
-            Value::ByteArray(b) => IterState::Vec(b.b.borrow().iter().map(|x| Value::Int(*x as i64)).collect(), 0),
+            Value::ByteArray(b) => IterState::Vec(
+                b.b.borrow().iter().map(|x| Value::Int(*x as i64)).collect(),
+                0,
+            ),
             Value::Range(r) => IterState::Range(r.start, r.stop, r.step),
             Value::Dict(d) => {
                 let n = d.d.borrow().len();
@@ -1549,25 +2121,48 @@ impl Vm {
                 IterState::Set(s.clone(), 0, n)
             }
             Value::Iter(_) | Value::Generator(_) => return Ok(v.clone()),
+            Value::Instance(_) if self.as_view(v).is_some() => {
+                let (k, d) = self.as_view(v).unwrap_or_else(unreachable_view);
+                let n = d.d.borrow().len();
+                match k {
+                    0 => IterState::DictKeys(d, 0, n),
+                    1 => IterState::DictValues(d, 0, n),
+                    _ => IterState::DictItems(d, 0, n),
+                }
+            }
             Value::Instance(_) => {
                 if let Some(m) = self.lookup_special(v, "__iter__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
                     match &r {
                         Value::Instance(_) if self.lookup_special(&r, "__next__").is_none() => {
-                            return Err(self.type_err(format!("iter() returned non-iterator of type '{}'", self.type_name(&r))));
+                            return Err(self.type_err(format!(
+                                "iter() returned non-iterator of type '{}'",
+                                self.type_name(&r)
+                            )));
                         }
                         _ => return Ok(r),
                     }
                 }
+                if let Some(n) = self.native_of(v) {
+                    return self.get_iter(&n);
+                }
                 if self.lookup_special(v, "__getitem__").is_some() {
                     IterState::SeqGetItem(v.clone(), 0)
                 } else {
-                    return Err(self.type_err(format!("'{}' object is not iterable", self.type_name(v))));
+                    return Err(
+                        self.type_err(format!("'{}' object is not iterable", self.type_name(v)))
+                    );
                 }
             }
-            _ => return Err(self.type_err(format!("'{}' object is not iterable", self.type_name(v)))),
+            _ => {
+                return Err(
+                    self.type_err(format!("'{}' object is not iterable", self.type_name(v)))
+                );
+            }
         };
-        Ok(Value::Iter(Rc::new(PyIter { st: std::cell::RefCell::new(st) })))
+        Ok(Value::Iter(Rc::new(PyIter {
+            st: std::cell::RefCell::new(st),
+        })))
     }
 
     /// Fast `next` used by ForIter.
@@ -1613,7 +2208,10 @@ impl Vm {
             }
             Value::Instance(_) => {
                 let Some(m) = self.lookup_special(it, "__next__") else {
-                    return Err(self.type_err(format!("'{}' object is not an iterator", self.type_name(it))));
+                    return Err(self.type_err(format!(
+                        "'{}' object is not an iterator",
+                        self.type_name(it)
+                    )));
                 };
                 match self.call(&m, vec![it.clone()], vec![]) {
                     Ok(v) => Ok(Some(v)),
@@ -1621,7 +2219,10 @@ impl Vm {
                     Err(e) => Err(e),
                 }
             }
-            _ => Err(self.type_err(format!("'{}' object is not an iterator", self.type_name(it)))),
+            _ => Err(self.type_err(format!(
+                "'{}' object is not an iterator",
+                self.type_name(it)
+            ))),
         }
     }
 
@@ -1654,7 +2255,9 @@ impl Vm {
                 }
                 IterState::Str(s, off) => {
                     let rest = &s.s[*off..];
-                    let Some(c) = rest.chars().next() else { return Ok(None) };
+                    let Some(c) = rest.chars().next() else {
+                        return Ok(None);
+                    };
                     *off += c.len_utf8();
                     return Ok(Some(Value::str(c.to_string())));
                 }
@@ -1673,12 +2276,16 @@ impl Vm {
                     }
                     return Ok(None);
                 }
-                IterState::DictKeys(d, idx, n) | IterState::DictValues(d, idx, n) | IterState::DictItems(d, idx, n) => {
+                IterState::DictKeys(d, idx, n)
+                | IterState::DictValues(d, idx, n)
+                | IterState::DictItems(d, idx, n) => {
                     let dd = d.d.borrow();
                     if dd.len() != *n {
                         drop(dd);
                         *st = IterState::Done;
-                        return Err(self.exc("RuntimeError", "dictionary changed size during iteration"));
+                        return Err(
+                            self.exc("RuntimeError", "dictionary changed size during iteration")
+                        );
                     }
                     while *idx < dd.slots() {
                         let j = *idx;
@@ -1757,11 +2364,35 @@ impl Vm {
                         None => {
                             if strict {
                                 if k > 0 {
-                                    return Err(self.exc("ValueError", format!("zip() argument {} is shorter than argument{} 1{}", k + 1, if k > 1 { "s" } else { "" }, if k > 1 { format!("-{k}") } else { String::new() })));
+                                    return Err(self.exc(
+                                        "ValueError",
+                                        format!(
+                                            "zip() argument {} is shorter than argument{} 1{}",
+                                            k + 1,
+                                            if k > 1 { "s" } else { "" },
+                                            if k > 1 {
+                                                format!("-{k}")
+                                            } else {
+                                                String::new()
+                                            }
+                                        ),
+                                    ));
                                 }
                                 for (j, it2) in its.iter().enumerate().skip(1) {
                                     if self.next(it2)?.is_some() {
-                                        return Err(self.exc("ValueError", format!("zip() argument {} is longer than argument{} 1{}", j + 1, if j > 1 { "s" } else { "" }, if j > 1 { format!("-{j}") } else { String::new() })));
+                                        return Err(self.exc(
+                                            "ValueError",
+                                            format!(
+                                                "zip() argument {} is longer than argument{} 1{}",
+                                                j + 1,
+                                                if j > 1 { "s" } else { "" },
+                                                if j > 1 {
+                                                    format!("-{j}")
+                                                } else {
+                                                    String::new()
+                                                }
+                                            ),
+                                        ));
                                     }
                                 }
                             }
@@ -1814,7 +2445,10 @@ impl Vm {
                     }
                     Ok(Some(v))
                 }
-                Err(Flow::Exc(e)) if self.isinstance_name(&e, "IndexError") || self.isinstance_name(&e, "StopIteration") => {
+                Err(Flow::Exc(e))
+                    if self.isinstance_name(&e, "IndexError")
+                        || self.isinstance_name(&e, "StopIteration") =>
+                {
                     *i.st.borrow_mut() = IterState::Done;
                     Ok(None)
                 }
@@ -1876,6 +2510,9 @@ impl Vm {
             Value::Dict(d) => d.d.borrow().len(),
             Value::Set(s) | Value::FrozenSet(s) => s.d.borrow().len(),
             Value::Range(r) => r.len() as usize,
+            Value::Instance(_) if self.as_view(v).is_some() => {
+                self.as_view(v).map_or(0, |(_, d)| d.d.borrow().len())
+            }
             Value::Instance(_) => {
                 if let Some(m) = self.lookup_special(v, "__len__") {
                     let r = self.call(&m, vec![v.clone()], vec![])?;
@@ -1885,11 +2522,31 @@ impl Vm {
                     }
                     return Ok(n as usize);
                 }
-                return Err(self.type_err(format!("object of type '{}' has no len()", self.type_name(v))));
+                if let Some(n) = self.native_of(v) {
+                    return self.len(&n);
+                }
+                return Err(self.type_err(format!(
+                    "object of type '{}' has no len()",
+                    self.type_name(v)
+                )));
             }
-            _ => return Err(self.type_err(format!("object of type '{}' has no len()", self.type_name(v)))),
+            _ => {
+                return Err(self.type_err(format!(
+                    "object of type '{}' has no len()",
+                    self.type_name(v)
+                )));
+            }
         })
     }
+}
+
+fn unreachable_view() -> (u8, Rc<PyDict>) {
+    (
+        0,
+        Rc::new(PyDict {
+            d: std::cell::RefCell::new(Dict::new()),
+        }),
+    )
 }
 
 /// Compare float with an int value exactly.
@@ -1898,14 +2555,18 @@ pub fn float_int_cmp(f: F64, i: &Value) -> Option<Ordering> {
         return None;
     }
     if f.is_infinite() {
-        return Some(if f.is_sign_negative() { Ordering::Less } else { Ordering::Greater });
+        return Some(if f.is_sign_negative() {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
     }
     let b = int::to_big(i)?;
     let fl = f.floor();
     let fb = crate::float::to_bigint(fl).ok()?;
     match fb.cmp(&b) {
         Ordering::Equal => {
-            if f.eq(fl) {
+            if F64::eq(f, fl) {
                 Some(Ordering::Equal)
             } else {
                 Some(Ordering::Greater)

@@ -117,8 +117,18 @@ struct Builder {
 
 /// Analyse a module.
 pub fn analyse(body: &[Stmt]) -> Result<SymTable, String> {
-    let mut b = Builder { scopes: HashMap::new(), stack: vec![0], err: None };
-    b.scopes.insert(0, Scope { kind: Some(ScopeKind::Module), ..Default::default() });
+    let mut b = Builder {
+        scopes: HashMap::new(),
+        stack: vec![0],
+        err: None,
+    };
+    b.scopes.insert(
+        0,
+        Scope {
+            kind: Some(ScopeKind::Module),
+            ..Default::default()
+        },
+    );
     for s in body {
         b.stmt(s);
     }
@@ -207,8 +217,18 @@ impl Builder {
     }
     fn push_scope(&mut self, k: usize, kind: ScopeKind) {
         let parent = *self.stack.last().expect("scope stack");
-        self.scopes.get_mut(&parent).expect("scope").children.push(k);
-        self.scopes.insert(k, Scope { kind: Some(kind), ..Default::default() });
+        self.scopes
+            .get_mut(&parent)
+            .expect("scope")
+            .children
+            .push(k);
+        self.scopes.insert(
+            k,
+            Scope {
+                kind: Some(kind),
+                ..Default::default()
+            },
+        );
         self.stack.push(k);
     }
     fn pop_scope(&mut self) {
@@ -237,7 +257,12 @@ impl Builder {
         }
     }
     fn param_defaults(&mut self, p: &ast::Parameters) {
-        for a in p.posonlyargs.iter().chain(p.args.iter()).chain(p.kwonlyargs.iter()) {
+        for a in p
+            .posonlyargs
+            .iter()
+            .chain(p.args.iter())
+            .chain(p.kwonlyargs.iter())
+        {
             if let Some(d) = &a.default {
                 self.expr(d);
             }
@@ -323,7 +348,8 @@ impl Builder {
                 }
             }
             Stmt::TypeAlias(_) => {
-                self.err.get_or_insert("SyntaxError: 'type' statements need Python 3.12".into());
+                self.err
+                    .get_or_insert("SyntaxError: 'type' statements need Python 3.12".into());
             }
             Stmt::For(f) => {
                 self.expr(&f.iter);
@@ -398,7 +424,14 @@ impl Builder {
                 for a in &i.names {
                     let n = match &a.asname {
                         Some(x) => x.id.as_str().to_string(),
-                        None => a.name.id.as_str().split('.').next().unwrap_or("").to_string(),
+                        None => a
+                            .name
+                            .id
+                            .as_str()
+                            .split('.')
+                            .next()
+                            .unwrap_or("")
+                            .to_string(),
                     };
                     self.bind(&n);
                 }
@@ -627,10 +660,10 @@ impl Builder {
             }
             Expr::Call(c) => {
                 self.expr(&c.func);
-                if let Expr::Name(n) = &*c.func {
-                    if n.id.as_str() == "super" {
-                        // zero-arg super() reads the first parameter; make sure it is visible.
-                    }
+                if let Expr::Name(n) = &*c.func
+                    && n.id.as_str() == "super"
+                {
+                    // zero-arg super() reads the first parameter; make sure it is visible.
                 }
                 for a in c.arguments.args.iter() {
                     self.expr(a);
@@ -645,7 +678,8 @@ impl Builder {
                 }
             }
             Expr::TString(_) => {
-                self.err.get_or_insert("SyntaxError: t-strings need Python 3.14".into());
+                self.err
+                    .get_or_insert("SyntaxError: t-strings need Python 3.14".into());
             }
             Expr::StringLiteral(_)
             | Expr::BytesLiteral(_)

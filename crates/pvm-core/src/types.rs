@@ -4,7 +4,7 @@ use crate::dict::Dict;
 use crate::heap::{self, Tracked};
 use crate::value::*;
 use crate::vm::{PyResult, Vm};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// The built-in type objects.
@@ -36,6 +36,7 @@ fn builtin_class(name: &str, kind: TypeKind, bases: Vec<Rc<Class>>, id: u64) -> 
         builtin: true,
         slots: None,
         id,
+        flags: Cell::new(0),
     })
 }
 
@@ -75,7 +76,10 @@ impl Types {
             ("cell", TypeKind::Cell),
         ];
         by_kind.push((TypeKind::Int, int.clone()));
-        by_kind.push((TypeKind::Bool, builtin_class("bool", TypeKind::Bool, vec![int], 0)));
+        by_kind.push((
+            TypeKind::Bool,
+            builtin_class("bool", TypeKind::Bool, vec![int], 0),
+        ));
         for (n, k) in list {
             by_kind.push((*k, builtin_class(n, *k, o(), 0)));
         }
@@ -144,6 +148,28 @@ pub fn install_exceptions(vm: &mut Vm) {
         ("UserWarning", "Warning"),
         ("DeprecationWarning", "Warning"),
         ("RuntimeWarning", "Warning"),
+        ("IndentationError", "SyntaxError"),
+        ("TabError", "IndentationError"),
+        ("NotADirectoryError", "OSError"),
+        ("TimeoutError", "OSError"),
+        ("InterruptedError", "OSError"),
+        ("ConnectionError", "OSError"),
+        ("BrokenPipeError", "ConnectionError"),
+        ("ConnectionAbortedError", "ConnectionError"),
+        ("ConnectionRefusedError", "ConnectionError"),
+        ("ConnectionResetError", "ConnectionError"),
+        ("BlockingIOError", "OSError"),
+        ("ChildProcessError", "OSError"),
+        ("ProcessLookupError", "OSError"),
+        ("UnicodeTranslateError", "UnicodeError"),
+        ("SyntaxWarning", "Warning"),
+        ("FutureWarning", "Warning"),
+        ("PendingDeprecationWarning", "Warning"),
+        ("ImportWarning", "Warning"),
+        ("UnicodeWarning", "Warning"),
+        ("BytesWarning", "Warning"),
+        ("ResourceWarning", "Warning"),
+        ("EncodingWarning", "Warning"),
         ("SandboxError", "Exception"),
         ("DeterminismError", "Exception"),
     ];
@@ -154,8 +180,54 @@ pub fn install_exceptions(vm: &mut Vm) {
             vm.exc_class(base)
         };
         let c = builtin_class(name, TypeKind::Exception, vec![b], vm.new_id());
-        vm.builtins.dict.borrow_mut().set_str(Rc::new(PyStr::new(*name)), Value::Class(c));
+        vm.builtins
+            .dict
+            .borrow_mut()
+            .set_str(Rc::new(PyStr::new(*name)), Value::Class(c));
     }
+    for (alias, target) in [("EnvironmentError", "OSError"), ("IOError", "OSError")] {
+        let c = vm.exc_class(target);
+        vm.builtins
+            .dict
+            .borrow_mut()
+            .set_str(Rc::new(PyStr::new(alias)), Value::Class(c));
+    }
+}
+
+/// Built-in types user classes may derive from (their instances carry a native payload).
+pub fn is_subclassable(k: TypeKind) -> bool {
+    matches!(
+        k,
+        TypeKind::List
+            | TypeKind::Dict
+            | TypeKind::Tuple
+            | TypeKind::Str
+            | TypeKind::Int
+            | TypeKind::Float
+            | TypeKind::Set
+            | TypeKind::FrozenSet
+            | TypeKind::Bytes
+    )
+}
+
+/// Flags contributed by one class namespace.
+pub fn class_dict_flags(d: &Dict) -> u8 {
+    let mut fl = 0;
+    for e in d.iter() {
+        if let Value::Str(k) = &e.key {
+            match &*k.s {
+                "__getattribute__" => fl |= CLS_GETATTRIBUTE,
+                "__setattr__" => fl |= CLS_SETATTR,
+                _ => {}
+            }
+        }
+        match &e.value {
+            Value::Wrapper(w) if matches!(&**w, Wrapper::Property { .. }) => fl |= CLS_DATA_DESCR,
+            Value::Instance(_) => fl |= CLS_DATA_DESCR,
+            _ => {}
+        }
+    }
+    fl
 }
 
 /// C3 linearisation. Returns the MRO excluding the class itself.
@@ -178,7 +250,9 @@ fn c3(bases: &[Rc<Class>]) -> Option<Vec<Rc<Class>>> {
         let mut found = None;
         for s in &seqs {
             let cand = &s[0];
-            let in_tail = seqs.iter().any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)));
+            let in_tail = seqs
+                .iter()
+                .any(|t| t[1..].iter().any(|x| Rc::ptr_eq(x, cand)));
             if !in_tail {
                 found = Some(cand.clone());
                 break;
@@ -201,13 +275,25 @@ pub fn make_class(
     qualname: Rc<str>,
     mut bases: Vec<Rc<Class>>,
     ns: Rc<PyDict>,
+    kwargs: Vec<(Rc<str>, Value)>,
 ) -> PyResult<Rc<Class>> {
+    let mut solid = 0;
     for b in &bases {
-        if b.builtin
-            && !matches!(b.kind, TypeKind::Object | TypeKind::Exception)
-        {
-            return Err(vm.type_err(format!("subclassing built-in type '{}' is not supported in the PVM", b.name)));
+        if b.builtin && !matches!(b.kind, TypeKind::Object | TypeKind::Exception) {
+            if !is_subclassable(b.kind) {
+                return Err(vm.type_err(format!(
+                    "subclassing built-in type '{}' is not supported in the PVM",
+                    b.name
+                )));
+            }
+            solid += 1;
         }
+        if !b.builtin && vm.builtin_base(b).is_some() {
+            solid += 1;
+        }
+    }
+    if solid > 1 {
+        return Err(vm.type_err("multiple bases have instance lay-out conflict"));
     }
     if bases.is_empty() {
         bases.push(vm.types.object.clone());
@@ -222,11 +308,45 @@ pub fn make_class(
             )));
         }
     };
-    let kind = if mro.iter().any(|c| c.kind == TypeKind::Exception) { TypeKind::Exception } else { TypeKind::Object };
-    let dict = std::mem::take(&mut *ns.d.borrow_mut());
+    let kind = if mro.iter().any(|c| c.kind == TypeKind::Exception) {
+        TypeKind::Exception
+    } else {
+        TypeKind::Object
+    };
+    let mut dict = std::mem::take(&mut *ns.d.borrow_mut());
+    if let Some(f @ Value::Function(_)) = dict.get_str("__init_subclass__").cloned() {
+        dict.set_str(
+            Rc::new(PyStr::new("__init_subclass__")),
+            Value::Wrapper(Rc::new(Wrapper::ClassMethod(f))),
+        );
+    }
+    if dict.get_str("__eq__").is_some() && dict.get_str("__hash__").is_none() {
+        dict.set_str(Rc::new(PyStr::new("__hash__")), Value::None);
+    }
     let slots = match dict.get_str("__slots__") {
-        Some(Value::Tuple(t)) => Some(t.v.iter().filter_map(|v| if let Value::Str(s) = v { Some(Rc::from(&*s.s)) } else { None }).collect()),
-        Some(Value::List(l)) => Some(l.v.borrow().iter().filter_map(|v| if let Value::Str(s) = v { Some(Rc::from(&*s.s)) } else { None }).collect()),
+        Some(Value::Tuple(t)) => Some(
+            t.v.iter()
+                .filter_map(|v| {
+                    if let Value::Str(s) = v {
+                        Some(Rc::from(&*s.s))
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        ),
+        Some(Value::List(l)) => Some(
+            l.v.borrow()
+                .iter()
+                .filter_map(|v| {
+                    if let Value::Str(s) = v {
+                        Some(Rc::from(&*s.s))
+                    } else {
+                        None
+                    }
+                })
+                .collect(),
+        ),
         Some(Value::Str(s)) => Some(vec![Rc::from(&*s.s)]),
         _ => None,
     };
@@ -240,7 +360,14 @@ pub fn make_class(
         builtin: false,
         slots,
         id: vm.new_id(),
+        flags: Cell::new(0),
     });
+    let mut fl = 0u8;
+    for b in &cls.bases {
+        fl |= b.flags.get();
+    }
+    fl |= class_dict_flags(&cls.dict.borrow());
+    cls.flags.set(fl);
     heap::register(Tracked::Class(Rc::downgrade(&cls)));
     // Record the defining class on functions for zero-arg super().
     let vals: Vec<Value> = cls.dict.borrow().iter().map(|e| e.value.clone()).collect();
@@ -248,7 +375,8 @@ pub fn make_class(
         let f = match &v {
             Value::Function(f) => Some(f.clone()),
             Value::Wrapper(w) => match &**w {
-                Wrapper::ClassMethod(Value::Function(f)) | Wrapper::StaticMethod(Value::Function(f)) => Some(f.clone()),
+                Wrapper::ClassMethod(Value::Function(f))
+                | Wrapper::StaticMethod(Value::Function(f)) => Some(f.clone()),
                 Wrapper::Property { fget, fset, .. } => {
                     for x in [fget, fset] {
                         if let Value::Function(f) = x {
@@ -265,25 +393,79 @@ pub fn make_class(
             *f.class.borrow_mut() = Some(cls.clone());
         }
     }
-    // __init_subclass__ is not supported; __set_name__ likewise.
+    // __set_name__ on descriptors, then the parent's __init_subclass__.
+    let items: Vec<(Value, Value)> = cls
+        .dict
+        .borrow()
+        .iter()
+        .map(|e| (e.key.clone(), e.value.clone()))
+        .collect();
+    for (k, v) in items {
+        if let Some(m) = vm.lookup_special(&v, "__set_name__") {
+            vm.call(&m, vec![v.clone(), Value::Class(cls.clone()), k], vec![])?;
+        }
+    }
+    for base in cls.mro.iter() {
+        if let Some(f) = base.dict.borrow().get_str("__init_subclass__").cloned() {
+            let f = match f {
+                Value::Wrapper(w) => match &*w {
+                    Wrapper::ClassMethod(f) => f.clone(),
+                    _ => Value::None,
+                },
+                f => f,
+            };
+            if !f.is_none() {
+                vm.call(&f, vec![Value::Class(cls.clone())], kwargs.clone())?;
+            }
+            break;
+        }
+    }
     Ok(cls)
 }
 
 impl Vm {
     /// Look `name` up along the MRO of `cls` (including itself).
     pub fn class_lookup(&self, cls: &Rc<Class>, name: &str) -> Option<Value> {
-        if let Some(v) = cls.dict.borrow().get_str(name) {
+        self.class_lookup_h(cls, name, crate::dict::str_hash(name))
+    }
+    /// [`Vm::class_lookup`] with the name's hash precomputed.
+    #[inline]
+    pub fn class_lookup_h(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
+        if let Some(v) = cls.dict.borrow().get_str_h(name, h) {
             return Some(v.clone());
         }
         for c in &cls.mro {
-            if let Some(v) = c.dict.borrow().get_str(name) {
+            if let Some(v) = c.dict.borrow().get_str_h(name, h) {
                 return Some(v.clone());
             }
         }
         None
     }
+    /// The built-in container/number type a user class derives from, if any.
+    pub fn builtin_base(&self, cls: &Rc<Class>) -> Option<Rc<Class>> {
+        if cls.builtin {
+            return None;
+        }
+        cls.mro
+            .iter()
+            .find(|c| c.builtin && is_subclassable(c.kind))
+            .cloned()
+    }
+    /// The native payload of an instance of a user subclass of a built-in type.
+    pub fn native_of(&self, v: &Value) -> Option<Value> {
+        let Value::Instance(i) = v else { return None };
+        if i.exc.is_some() || i.class.borrow().builtin {
+            return None;
+        }
+        i.native.borrow().clone()
+    }
     /// Lookup starting after `after` in the MRO of `start`.
-    pub fn class_lookup_after(&self, start: &Rc<Class>, after: &Rc<Class>, name: &str) -> Option<Value> {
+    pub fn class_lookup_after(
+        &self,
+        start: &Rc<Class>,
+        after: &Rc<Class>,
+        name: &str,
+    ) -> Option<Value> {
         let mut chain = vec![start.clone()];
         chain.extend(start.mro.iter().cloned());
         let pos = chain.iter().position(|c| Rc::ptr_eq(c, after))?;

@@ -82,6 +82,7 @@ pub struct PyStr {
     pub nchars: usize,
     /// Cached hash (0 = not computed).
     pub hash: Cell<u64>,
+    #[allow(dead_code)]
     pub(crate) acct: Acct,
 }
 
@@ -89,9 +90,18 @@ impl PyStr {
     /// Build (accounting its size).
     pub fn new(s: impl Into<Box<str>>) -> Self {
         let s: Box<str> = s.into();
-        let nchars = if s.is_ascii() { s.len() } else { s.chars().count() };
+        let nchars = if s.is_ascii() {
+            s.len()
+        } else {
+            s.chars().count()
+        };
         let acct = Acct::new(48 + s.len());
-        PyStr { s, nchars, hash: Cell::new(0), acct }
+        PyStr {
+            s,
+            nchars,
+            hash: Cell::new(0),
+            acct,
+        }
     }
     /// True when every char is one byte.
     #[inline]
@@ -105,6 +115,7 @@ impl PyStr {
 pub struct PyBytes {
     /// Contents.
     pub b: Box<[u8]>,
+    #[allow(dead_code)]
     pub(crate) acct: Acct,
 }
 impl PyBytes {
@@ -121,6 +132,7 @@ impl PyBytes {
 pub struct PyByteArray {
     /// Contents.
     pub b: RefCell<Vec<u8>>,
+    #[allow(dead_code)]
     pub(crate) acct: Acct,
 }
 
@@ -129,13 +141,17 @@ pub struct PyByteArray {
 pub struct PyList {
     /// Items.
     pub v: RefCell<Vec<Value>>,
+    #[allow(dead_code)]
     pub(crate) acct: Acct,
 }
 impl PyList {
     /// Build.
     pub fn new(v: Vec<Value>) -> Self {
         let acct = Acct::new(40 + 16 * v.capacity());
-        PyList { v: RefCell::new(v), acct }
+        PyList {
+            v: RefCell::new(v),
+            acct,
+        }
     }
 }
 
@@ -144,6 +160,7 @@ impl PyList {
 pub struct PyTuple {
     /// Items.
     pub v: Box<[Value]>,
+    #[allow(dead_code)]
     pub(crate) acct: Acct,
 }
 impl PyTuple {
@@ -347,7 +364,17 @@ pub struct Class {
     pub slots: Option<Vec<Rc<str>>>,
     /// Unique id.
     pub id: u64,
+    /// Cached facts about the MRO: bit 0 = a user `__getattribute__`, bit 1 = data
+    /// descriptors (properties / objects with `__set__`) may exist, bit 2 = a user `__setattr__`.
+    pub flags: Cell<u8>,
 }
+
+/// Class flag: user `__getattribute__` somewhere in the MRO.
+pub const CLS_GETATTRIBUTE: u8 = 1;
+/// Class flag: data descriptors may exist in the MRO.
+pub const CLS_DATA_DESCR: u8 = 2;
+/// Class flag: user `__setattr__` somewhere in the MRO.
+pub const CLS_SETATTR: u8 = 4;
 
 /// Extra state of exception instances.
 #[derive(Debug, Default)]
@@ -367,8 +394,8 @@ pub struct ExcState {
 pub struct Instance {
     /// Class.
     pub class: RefCell<Rc<Class>>,
-    /// Attributes.
-    pub dict: RefCell<Dict>,
+    /// Attributes (shared with `obj.__dict__`, so mutations through it are visible).
+    pub dict: Rc<PyDict>,
     /// Exception state for BaseException instances.
     pub exc: Option<RefCell<ExcState>>,
     /// Native payload for subclasses of built-in containers (list, dict, int …).

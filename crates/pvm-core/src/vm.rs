@@ -67,6 +67,7 @@ pub struct Frame {
 }
 
 /// How `run` ended.
+#[derive(Debug)]
 pub enum RunExit {
     /// Frame returned.
     Return(Value),
@@ -75,6 +76,7 @@ pub enum RunExit {
 }
 
 /// Result of resuming a generator.
+#[derive(Debug)]
 pub enum GenStep {
     /// Yielded a value.
     Yielded(Value),
@@ -107,12 +109,18 @@ pub struct Vm {
     pub(crate) next_id: Cell<u64>,
     pub(crate) yielded: Option<Box<Frame>>,
     pub(crate) native_depth: u32,
-    pub(crate) tmpfs: crate::builtins::TmpFs,
+    pub(crate) repr_stack: Vec<usize>,
+    pub(crate) stack_pool: Vec<Vec<Value>>,
+    pub(crate) tmpfs: crate::tmpfs::TmpFs,
+    pub(crate) file_class: Option<Rc<Class>>,
+    pub(crate) view_classes: [Option<Rc<Class>>; 3],
 }
 
 impl std::fmt::Debug for Vm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Vm").field("frames", &self.frames.len()).finish()
+        f.debug_struct("Vm")
+            .field("frames", &self.frames.len())
+            .finish()
     }
 }
 
@@ -122,11 +130,18 @@ pub const MAX_NATIVE_DEPTH: u32 = 200;
 impl Vm {
     /// Fresh VM.
     pub fn new(limits: &crate::Limits) -> Vm {
-        let builtins = Rc::new(Module { name: Rc::from("builtins"), dict: RefCell::new(Dict::new()) });
+        let builtins = Rc::new(Module {
+            name: Rc::from("builtins"),
+            dict: RefCell::new(Dict::new()),
+        });
         let types = crate::types::Types::new();
         let mut vm = Vm {
             frames: Vec::new(),
-            meter: Meter { left: limits.cycles, limit: limits.cycles, cells: 0 },
+            meter: Meter {
+                left: limits.cycles,
+                limit: limits.cycles,
+                cells: 0,
+            },
             max_depth: limits.max_depth as usize,
             heap_limit: limits.heap_bytes,
             tmp_limit: limits.tmp_bytes,
@@ -137,7 +152,11 @@ impl Vm {
             next_id: Cell::new(1),
             yielded: None,
             native_depth: 0,
+            repr_stack: Vec::new(),
+            stack_pool: Vec::new(),
             tmpfs: Default::default(),
+            file_class: None,
+            view_classes: [None, None, None],
         };
         crate::builtins::install(&mut vm);
         vm
@@ -195,7 +214,11 @@ impl Vm {
     pub fn exc(&self, name: &str, msg: impl Into<String>) -> Flow {
         let msg: String = msg.into();
         let cls = self.exc_class(name);
-        let args = if msg.is_empty() && name == "StopIteration" { vec![] } else { vec![Value::str(msg)] };
+        let args = if msg.is_empty() && name == "StopIteration" {
+            vec![]
+        } else {
+            vec![Value::str(msg)]
+        };
         Flow::Exc(self.make_exc(cls, args))
     }
     /// Exception with explicit args.
@@ -214,7 +237,9 @@ impl Vm {
     pub fn make_exc(&self, cls: Rc<Class>, args: Vec<Value>) -> Value {
         let inst = Rc::new(Instance {
             class: RefCell::new(cls),
-            dict: RefCell::new(Dict::new()),
+            dict: Rc::new(PyDict {
+                d: RefCell::new(Dict::new()),
+            }),
             exc: Some(RefCell::new(ExcState::default())),
             native: RefCell::new(Some(Value::tuple(args))),
             id: self.new_id(),
@@ -243,7 +268,7 @@ impl Vm {
     // ---------- frames & calls ----------
 
     /// Build a frame for calling `func` with bound locals.
-    fn frame_for(&self, func: &Rc<Function>, locals: Vec<Option<Value>>) -> Frame {
+    fn frame_for(&mut self, func: &Rc<Function>, locals: Vec<Option<Value>>) -> Frame {
         let code = func.code.clone();
         let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellnames.len());
         for _ in 0..code.ncells {
@@ -262,7 +287,10 @@ impl Vm {
         Frame {
             code,
             ip: 0,
-            stack: Vec::with_capacity(8),
+            stack: self
+                .stack_pool
+                .pop()
+                .unwrap_or_else(|| Vec::with_capacity(8)),
             locals,
             cells,
             globals: func.globals.clone(),
@@ -293,7 +321,11 @@ impl Vm {
         let fname = func.name.borrow().clone();
         let mut locals: Vec<Option<Value>> = vec![None; nlocals];
         let npos = args.len().min(argc);
-        let extra: Vec<Value> = if args.len() > argc { args.split_off(argc) } else { Vec::new() };
+        let extra: Vec<Value> = if args.len() > argc {
+            args.split_off(argc)
+        } else {
+            Vec::new()
+        };
         for (i, a) in args.into_iter().enumerate() {
             locals[i] = Some(a);
         }
@@ -303,22 +335,32 @@ impl Vm {
             slot += 1;
         } else if !extra.is_empty() {
             let given = npos + extra.len();
+            let ndef = func.defaults.len().min(argc);
+            let takes = if ndef > 0 {
+                format!("from {} to {}", argc - ndef, argc)
+            } else {
+                argc.to_string()
+            };
             return Err(self.type_err(format!(
                 "{}() takes {} positional argument{} but {} {} given",
                 fname,
-                argc,
-                if argc == 1 { "" } else { "s" },
+                takes,
+                if argc == 1 && ndef == 0 { "" } else { "s" },
                 given,
                 if given == 1 { "was" } else { "were" }
             )));
         }
         let mut kwdict: Option<Dict> = if code.varkw { Some(Dict::new()) } else { None };
         for (k, v) in kwargs {
-            let pos = code.varnames[..argc + kwonly].iter().position(|n| **n == *k);
+            let pos = code.varnames[..argc + kwonly]
+                .iter()
+                .position(|n| **n == *k);
             match pos {
                 Some(p) if p >= code.posonlycount as usize => {
                     if locals[p].is_some() {
-                        return Err(self.type_err(format!("{fname}() got multiple values for argument '{k}'")));
+                        return Err(self.type_err(format!(
+                            "{fname}() got multiple values for argument '{k}'"
+                        )));
                     }
                     locals[p] = Some(v);
                 }
@@ -332,7 +374,9 @@ impl Vm {
                                 "{fname}() got some positional-only arguments passed as keyword arguments: '{k}'"
                             )));
                         }
-                        return Err(self.type_err(format!("{fname}() got an unexpected keyword argument '{k}'")));
+                        return Err(self.type_err(format!(
+                            "{fname}() got an unexpected keyword argument '{k}'"
+                        )));
                     }
                 },
             }
@@ -343,10 +387,10 @@ impl Vm {
         // defaults
         let ndef = func.defaults.len();
         let mut missing = Vec::new();
-        for i in 0..argc {
-            if locals[i].is_none() {
+        for (i, slot) in locals.iter_mut().enumerate().take(argc) {
+            if slot.is_none() {
                 if i + ndef >= argc {
-                    locals[i] = Some(func.defaults[i + ndef - argc].clone());
+                    *slot = Some(func.defaults[i + ndef - argc].clone());
                 } else {
                     missing.push(code.varnames[i].clone());
                 }
@@ -357,7 +401,11 @@ impl Vm {
             let list = match names.len() {
                 1 => names[0].clone(),
                 2 => format!("{} and {}", names[0], names[1]),
-                _ => format!("{}, and {}", names[..names.len() - 1].join(", "), names[names.len() - 1]),
+                _ => format!(
+                    "{}, and {}",
+                    names[..names.len() - 1].join(", "),
+                    names[names.len() - 1]
+                ),
             };
             return Err(self.type_err(format!(
                 "{}() missing {} required positional argument{}: {}",
@@ -368,11 +416,11 @@ impl Vm {
             )));
         }
         let mut kmissing = Vec::new();
-        for i in argc..argc + kwonly {
-            if locals[i].is_none() {
+        for (i, slot) in locals.iter_mut().enumerate().take(argc + kwonly).skip(argc) {
+            if slot.is_none() {
                 let n = &code.varnames[i];
                 match func.kwdefaults.iter().find(|(k, _)| k == n) {
-                    Some((_, v)) => locals[i] = Some(v.clone()),
+                    Some((_, v)) => *slot = Some(v.clone()),
                     None => kmissing.push(format!("'{n}'")),
                 }
             }
@@ -400,7 +448,12 @@ impl Vm {
     }
 
     /// Call any callable from native code.
-    pub fn call(&mut self, callee: &Value, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
+    pub fn call(
+        &mut self,
+        callee: &Value,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Value> {
         self.charge(cost::CALL)?;
         match callee {
             Value::Function(f) => {
@@ -440,7 +493,10 @@ impl Vm {
                         a.extend(args);
                         self.call(&m, a, kwargs)
                     }
-                    None => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+                    None => Err(self.type_err(format!(
+                        "'{}' object is not callable",
+                        self.type_name(callee)
+                    ))),
                 }
             }
             Value::Wrapper(w) => match &**w {
@@ -448,9 +504,15 @@ impl Vm {
                     let f = f.clone();
                     self.call(&f, args, kwargs)
                 }
-                _ => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+                _ => Err(self.type_err(format!(
+                    "'{}' object is not callable",
+                    self.type_name(callee)
+                ))),
             },
-            _ => Err(self.type_err(format!("'{}' object is not callable", self.type_name(callee)))),
+            _ => Err(self.type_err(format!(
+                "'{}' object is not callable",
+                self.type_name(callee)
+            ))),
         }
     }
 
@@ -468,7 +530,12 @@ impl Vm {
     }
 
     /// Resume a generator, sending `sent` (or throwing `throw`).
-    pub fn gen_resume(&mut self, g: &Rc<Generator>, sent: Value, throw: Option<Value>) -> PyResult<GenStep> {
+    pub fn gen_resume(
+        &mut self,
+        g: &Rc<Generator>,
+        sent: Value,
+        throw: Option<Value>,
+    ) -> PyResult<GenStep> {
         if g.running.get() {
             return Err(self.exc("ValueError", "generator already executing"));
         }
@@ -511,10 +578,19 @@ impl Vm {
             }
             Err(e) => {
                 g.finished.set(true);
-                if let Flow::Exc(ex) = &e {
-                    if self.isinstance_name(ex, "StopIteration") {
-                        return Err(self.exc("RuntimeError", "generator raised StopIteration"));
+                if let Flow::Exc(ex) = &e
+                    && self.isinstance_name(ex, "StopIteration")
+                {
+                    let r = self.exc("RuntimeError", "generator raised StopIteration");
+                    if let Flow::Exc(Value::Instance(ri)) = &r
+                        && let Some(st) = &ri.exc
+                    {
+                        let mut st = st.borrow_mut();
+                        st.cause = Some(ex.clone());
+                        st.context = Some(ex.clone());
+                        st.suppress_context = true;
                     }
+                    return Err(r);
                 }
                 Err(e)
             }
@@ -522,7 +598,12 @@ impl Vm {
     }
 
     /// Instantiate a class.
-    pub fn instantiate(&mut self, cls: &Rc<Class>, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
+    pub fn instantiate(
+        &mut self,
+        cls: &Rc<Class>,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Value> {
         if cls.builtin && cls.kind != TypeKind::Exception {
             return crate::builtins::construct(self, cls, args, kwargs);
         }
@@ -552,6 +633,29 @@ impl Vm {
             }
             _ => self.new_instance(cls, &args),
         };
+        let base = self.builtin_base(cls);
+        if let (Some(b), Value::Instance(i)) = (&base, &inst) {
+            if i.native.borrow().is_none() {
+                let user_init =
+                    matches!(self.class_lookup(cls, "__init__"), Some(Value::Function(_)));
+                let mutable = matches!(b.kind, TypeKind::List | TypeKind::Dict | TypeKind::Set);
+                let native_args = if mutable && user_init {
+                    vec![]
+                } else {
+                    args.clone()
+                };
+                let native_kw = if mutable && !user_init {
+                    kwargs.clone()
+                } else {
+                    vec![]
+                };
+                let n = crate::builtins::construct(self, b, native_args, native_kw)?;
+                *i.native.borrow_mut() = Some(n);
+            }
+            if !matches!(self.class_lookup(cls, "__init__"), Some(Value::Function(_))) {
+                return Ok(inst);
+            }
+        }
         if let Some(init) = self.class_lookup(cls, "__init__") {
             if let Value::Function(_) = init {
                 let mut a = Vec::with_capacity(args.len() + 1);
@@ -559,7 +663,10 @@ impl Vm {
                 a.extend(args);
                 let r = self.call(&init, a, kwargs)?;
                 if !r.is_none() {
-                    return Err(self.type_err(format!("__init__() should return None, not '{}'", self.type_name(&r))));
+                    return Err(self.type_err(format!(
+                        "__init__() should return None, not '{}'",
+                        self.type_name(&r)
+                    )));
                 }
             } else if !kwargs.is_empty() && cls.kind != TypeKind::Exception {
                 return Err(self.type_err(format!("{}() takes no keyword arguments", cls.name)));
@@ -575,9 +682,19 @@ impl Vm {
         let is_exc = cls.kind == TypeKind::Exception;
         let inst = Rc::new(Instance {
             class: RefCell::new(cls.clone()),
-            dict: RefCell::new(Dict::new()),
-            exc: if is_exc { Some(RefCell::new(ExcState::default())) } else { None },
-            native: RefCell::new(if is_exc { Some(Value::tuple(args.to_vec())) } else { None }),
+            dict: Rc::new(PyDict {
+                d: RefCell::new(Dict::new()),
+            }),
+            exc: if is_exc {
+                Some(RefCell::new(ExcState::default()))
+            } else {
+                None
+            },
+            native: RefCell::new(if is_exc {
+                Some(Value::tuple(args.to_vec()))
+            } else {
+                None
+            }),
             id: self.new_id(),
         });
         heap::register(Tracked::Instance(Rc::downgrade(&inst)));
@@ -626,14 +743,19 @@ impl Vm {
             }
             // leave frame
             let f = self.frames.pop().expect("frame");
-            let line = f.code.lines.get(f.ip.saturating_sub(1)).copied().unwrap_or(0);
-            if let Value::Instance(i) = &e {
-                if let Some(st) = &i.exc {
-                    st.borrow_mut().traceback.push(format!(
-                        "File \"{}\", line {}, in {}",
-                        f.code.filename, line, f.code.name
-                    ));
-                }
+            let line = f
+                .code
+                .lines
+                .get(f.ip.saturating_sub(1))
+                .copied()
+                .unwrap_or(0);
+            if let Value::Instance(i) = &e
+                && let Some(st) = &i.exc
+            {
+                st.borrow_mut().traceback.push(format!(
+                    "File \"{}\", line {}, in {}",
+                    f.code.filename, line, f.code.name
+                ));
             }
             drop(f);
             if self.frames.len() <= base {
@@ -696,7 +818,7 @@ impl Vm {
                             let n = f.code.varnames[i as usize].clone();
                             return Err(self.exc(
                                 "UnboundLocalError",
-                                format!("local variable '{n}' referenced before assignment"),
+                                format!("cannot access local variable '{n}' where it is not associated with a value"),
                             ));
                         }
                     }
@@ -712,7 +834,7 @@ impl Vm {
                         let n = f.code.varnames[i as usize].clone();
                         return Err(self.exc(
                             "UnboundLocalError",
-                            format!("local variable '{n}' referenced before assignment"),
+                            format!("cannot access local variable '{n}' where it is not associated with a value"),
                         ));
                     }
                 }
@@ -725,7 +847,7 @@ impl Vm {
                             let n = f.code.cellnames[i as usize].clone();
                             return Err(self.exc(
                                 "NameError",
-                                format!("free variable '{n}' referenced before assignment in enclosing scope"),
+                                format!("cannot access free variable '{n}' where it is not associated with a value in enclosing scope"),
                             ));
                         }
                     }
@@ -775,7 +897,9 @@ impl Vm {
                 Instr::LoadName(i) => {
                     let f = self.fr();
                     let name = f.code.names[i as usize].clone();
-                    let v = f.ns.as_ref().and_then(|ns| ns.d.borrow().get_str(&name).cloned());
+                    let v =
+                        f.ns.as_ref()
+                            .and_then(|ns| ns.d.borrow().get_str(&name).cloned());
                     match v {
                         Some(v) => self.push(v),
                         None => {
@@ -827,8 +951,22 @@ impl Vm {
                 }
                 Instr::SetupAnnotations => {}
                 Instr::LoadAttr(i) => {
-                    let name = self.fr().code.names[i as usize].clone();
-                    let obj = self.pop();
+                    let f = self.fr();
+                    let obj = f.stack.pop().unwrap_or_default();
+                    // Fast path: plain instance attribute found in the instance dict.
+                    if let Value::Instance(inst) = &obj {
+                        let fl = inst.class.borrow().flags.get();
+                        if fl & (CLS_GETATTRIBUTE | CLS_DATA_DESCR) == 0 {
+                            let name = &f.code.names[i as usize];
+                            let h = f.code.name_hashes[i as usize];
+                            let hit = inst.dict.d.borrow().get_str_h(name, h).cloned();
+                            if let Some(v) = hit {
+                                f.stack.push(v);
+                                continue;
+                            }
+                        }
+                    }
+                    let name = f.code.names[i as usize].clone();
                     let v = self.get_attr(&obj, &name)?;
                     self.push(v);
                 }
@@ -870,6 +1008,13 @@ impl Vm {
                             crate::bytecode::BinOp::Mul => x.checked_mul(*y).map(Value::Int),
                             _ => None,
                         },
+                        (Value::Float(x), Value::Float(y)) => float_fast(*x, *y, op),
+                        (Value::Float(x), Value::Int(y)) => {
+                            float_fast(*x, crate::float::F64::from_i64(*y), op)
+                        }
+                        (Value::Int(x), Value::Float(y)) => {
+                            float_fast(crate::float::F64::from_i64(*x), *y, op)
+                        }
                         _ => None,
                     };
                     let r = match r {
@@ -882,8 +1027,12 @@ impl Vm {
                     let b = self.pop();
                     let a = self.pop();
                     let r = match (&a, &b, op) {
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => x.checked_add(*y).map(Value::Int),
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => x.checked_sub(*y).map(Value::Int),
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => {
+                            x.checked_add(*y).map(Value::Int)
+                        }
+                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => {
+                            x.checked_sub(*y).map(Value::Int)
+                        }
                         _ => None,
                     };
                     let r = match r {
@@ -923,7 +1072,10 @@ impl Vm {
                     };
                     self.push(r);
                 }
-                Instr::Jump(t) => self.fr().ip = t as usize,
+                Instr::Jump(t) => {
+                    self.fr().ip = t as usize;
+                    self.check_mem(0)?;
+                }
                 Instr::PopJumpIfFalse(t) => {
                     let v = self.pop();
                     let b = match v {
@@ -1047,7 +1199,12 @@ impl Vm {
                     let f = self.fr();
                     let at = f.stack.len() - n as usize;
                     let v: Vec<Value> = f.stack.split_off(at);
-                    let mut s = String::new();
+                    let total: usize = v
+                        .iter()
+                        .map(|x| if let Value::Str(p) = x { p.s.len() } else { 0 })
+                        .sum();
+                    self.check_mem(total)?;
+                    let mut s = String::with_capacity(total);
                     for x in &v {
                         if let Value::Str(p) = x {
                             s.push_str(&p.s);
@@ -1126,7 +1283,9 @@ impl Vm {
                                 let exists = self.dict_get(d, &k)?.is_some();
                                 if exists {
                                     let ks = self.to_str(&k)?;
-                                    return Err(self.type_err(format!("got multiple values for keyword argument '{ks}'")));
+                                    return Err(self.type_err(format!(
+                                        "got multiple values for keyword argument '{ks}'"
+                                    )));
                                 }
                             }
                             self.dict_setitem(d, k, val)?;
@@ -1152,10 +1311,17 @@ impl Vm {
                         if items.len() < n as usize {
                             return Err(self.exc(
                                 "ValueError",
-                                format!("not enough values to unpack (expected {}, got {})", n, items.len()),
+                                format!(
+                                    "not enough values to unpack (expected {}, got {})",
+                                    n,
+                                    items.len()
+                                ),
                             ));
                         }
-                        return Err(self.exc("ValueError", format!("too many values to unpack (expected {n})")));
+                        return Err(self.exc(
+                            "ValueError",
+                            format!("too many values to unpack (expected {n})"),
+                        ));
                     }
                     let f = self.fr();
                     f.stack.extend(items.into_iter().rev());
@@ -1167,7 +1333,11 @@ impl Vm {
                     if items.len() < b + a {
                         return Err(self.exc(
                             "ValueError",
-                            format!("not enough values to unpack (expected at least {}, got {})", b + a, items.len()),
+                            format!(
+                                "not enough values to unpack (expected at least {}, got {})",
+                                b + a,
+                                items.len()
+                            ),
                         ));
                     }
                     let tail = items.split_off(items.len() - a);
@@ -1244,12 +1414,51 @@ impl Vm {
                     }
                 }
                 Instr::CallMethod(ni, argc) => {
-                    let f = self.fr();
+                    let n = self.frames.len();
+                    let f = &self.frames[n - 1];
                     let at = f.stack.len() - argc as usize;
+                    // Fast path: plain Python method of a user class, positional arguments only.
+                    let cand = match &f.stack[at - 1] {
+                        Value::Instance(inst) => {
+                            let cls = inst.class.borrow().clone();
+                            let name = &f.code.names[ni as usize];
+                            let nh = f.code.name_hashes[ni as usize];
+                            if cls.flags.get() & CLS_GETATTRIBUTE == 0
+                                && inst.dict.d.borrow().get_str_h(name, nh).is_none()
+                            {
+                                Some((cls, name.clone(), nh))
+                            } else {
+                                None
+                            }
+                        }
+                        _ => None,
+                    };
+                    if let Some((cls, name, nh)) = cand
+                        && let Some(Value::Function(func)) = self.class_lookup_h(&cls, &name, nh)
+                    {
+                        let code = &func.code;
+                        if code.kind != CodeKind::Generator
+                            && !code.varargs
+                            && !code.varkw
+                            && code.kwonlycount == 0
+                            && code.argcount == argc + 1
+                        {
+                            let nlocals = code.varnames.len();
+                            let f = &mut self.frames[n - 1];
+                            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+                            locals.extend(f.stack.drain(at - 1..).map(Some));
+                            locals.resize(nlocals, None);
+                            let frame = self.frame_for(&func, locals);
+                            self.push_frame(frame)?;
+                            continue;
+                        }
+                    }
+                    let f = &mut self.frames[n - 1];
                     let args: Vec<Value> = f.stack.split_off(at);
                     let recv = f.stack.pop().unwrap_or_default();
                     let name = f.code.names[ni as usize].clone();
-                    if let Some(()) = self.call_method_push(recv, &name, args, Vec::new())? {
+                    let nh = f.code.name_hashes[ni as usize];
+                    if let Some(()) = self.call_method_push(recv, &name, nh, args, Vec::new())? {
                         continue;
                     }
                 }
@@ -1260,8 +1469,9 @@ impl Vm {
                     let mut args: Vec<Value> = f.stack.split_off(at);
                     let recv = f.stack.pop().unwrap_or_default();
                     let name = f.code.names[ni as usize].clone();
+                    let nh = f.code.name_hashes[ni as usize];
                     let kwargs = self.split_kwargs(&mut args, &names);
-                    if let Some(()) = self.call_method_push(recv, &name, args, kwargs)? {
+                    if let Some(()) = self.call_method_push(recv, &name, nh, args, kwargs)? {
                         continue;
                     }
                 }
@@ -1271,10 +1481,16 @@ impl Vm {
                     let first = if let Some(v) = f.locals.first().and_then(|v| v.clone()) {
                         Some(v)
                     } else {
-                        f.code.cell_params.iter().find(|(_, li)| *li == 0).and_then(|(ci, _)| f.cells[*ci as usize].v.borrow().clone())
+                        f.code
+                            .cell_params
+                            .iter()
+                            .find(|(_, li)| *li == 0)
+                            .and_then(|(ci, _)| f.cells[*ci as usize].v.borrow().clone())
                     };
                     match (cls, first) {
-                        (Some(cls), Some(obj)) => self.push(Value::Wrapper(Rc::new(Wrapper::Super { cls, obj }))),
+                        (Some(cls), Some(obj)) => {
+                            self.push(Value::Wrapper(Rc::new(Wrapper::Super { cls, obj })))
+                        }
                         _ => return Err(self.exc("RuntimeError", "super(): no arguments")),
                     }
                 }
@@ -1285,11 +1501,17 @@ impl Vm {
                     };
                     let closure: Vec<Rc<PyCell>> = if flags & 4 != 0 {
                         match self.pop() {
-                            Value::Tuple(t) => t
-                                .v
-                                .iter()
-                                .filter_map(|c| if let Value::Cell(c) = c { Some(c.clone()) } else { None })
-                                .collect(),
+                            Value::Tuple(t) => {
+                                t.v.iter()
+                                    .filter_map(|c| {
+                                        if let Value::Cell(c) = c {
+                                            Some(c.clone())
+                                        } else {
+                                            None
+                                        }
+                                    })
+                                    .collect()
+                            }
                             _ => Vec::new(),
                         }
                     } else {
@@ -1297,18 +1519,18 @@ impl Vm {
                     };
                     let kwdefaults: Vec<(Rc<str>, Value)> = if flags & 2 != 0 {
                         match self.pop() {
-                            Value::Dict(d) => d
-                                .d
-                                .borrow()
-                                .iter()
-                                .map(|e| {
-                                    let k: Rc<str> = match &e.key {
-                                        Value::Str(s) => Rc::from(&*s.s),
-                                        _ => Rc::from(""),
-                                    };
-                                    (k, e.value.clone())
-                                })
-                                .collect(),
+                            Value::Dict(d) => {
+                                d.d.borrow()
+                                    .iter()
+                                    .map(|e| {
+                                        let k: Rc<str> = match &e.key {
+                                            Value::Str(s) => Rc::from(&*s.s),
+                                            _ => Rc::from(""),
+                                        };
+                                        (k, e.value.clone())
+                                    })
+                                    .collect()
+                            }
                             _ => Vec::new(),
                         }
                     } else {
@@ -1339,7 +1561,11 @@ impl Vm {
                     self.push(Value::Function(func));
                 }
                 Instr::BuildClass(flags) => {
-                    let kw = if flags & 1 != 0 { Some(self.pop()) } else { None };
+                    let kw = if flags & 1 != 0 {
+                        Some(self.pop())
+                    } else {
+                        None
+                    };
                     let bases = self.pop();
                     let qualname = self.pop();
                     let body = self.pop();
@@ -1349,7 +1575,12 @@ impl Vm {
                 Instr::ReturnValue => {
                     let v = self.pop();
                     let f = self.frames.pop().expect("frame");
-                    drop(f);
+                    let mut stack = f.stack;
+                    drop(f.locals);
+                    stack.clear();
+                    if self.stack_pool.len() < 64 && stack.capacity() <= 64 {
+                        self.stack_pool.push(stack);
+                    }
                     if self.frames.len() <= base {
                         return Ok(RunExit::Return(v));
                     }
@@ -1374,7 +1605,9 @@ impl Vm {
                                 let m = self.get_attr(other, "send")?;
                                 match self.call(&m, vec![sent], vec![]) {
                                     Ok(v) => GenStep::Yielded(v),
-                                    Err(Flow::Exc(e)) if self.isinstance_name(&e, "StopIteration") => {
+                                    Err(Flow::Exc(e))
+                                        if self.isinstance_name(&e, "StopIteration") =>
+                                    {
                                         GenStep::Returned(self.stop_value(&e))
                                     }
                                     Err(e) => return Err(e),
@@ -1403,7 +1636,11 @@ impl Vm {
                 }
                 Instr::SetupExcept(t) => {
                     let f = self.fr();
-                    let b = Block { handler: t, depth: f.stack.len() as u32, exc_depth: f.exc_stack.len() as u32 };
+                    let b = Block {
+                        handler: t,
+                        depth: f.stack.len() as u32,
+                        exc_depth: f.exc_stack.len() as u32,
+                    };
                     f.blocks.push(b);
                 }
                 Instr::PopBlock => {
@@ -1413,7 +1650,11 @@ impl Vm {
                     let e = match n {
                         0 => match self.current_handled() {
                             Some(e) => return Err(Flow::Exc(e)),
-                            None => return Err(self.exc("RuntimeError", "No active exception to reraise")),
+                            None => {
+                                return Err(
+                                    self.exc("RuntimeError", "No active exception to reraise")
+                                );
+                            }
                         },
                         1 => {
                             let v = self.pop();
@@ -1423,25 +1664,28 @@ impl Vm {
                             let cause = self.pop();
                             let v = self.pop();
                             let e = self.make_raisable(v)?;
-                            let cause = if cause.is_none() { None } else { Some(self.make_raisable(cause)?) };
-                            if let Value::Instance(i) = &e {
-                                if let Some(st) = &i.exc {
-                                    let mut st = st.borrow_mut();
-                                    st.cause = cause;
-                                    st.suppress_context = true;
-                                }
+                            let cause = if cause.is_none() {
+                                None
+                            } else {
+                                Some(self.make_raisable(cause)?)
+                            };
+                            if let Value::Instance(i) = &e
+                                && let Some(st) = &i.exc
+                            {
+                                let mut st = st.borrow_mut();
+                                st.cause = cause;
+                                st.suppress_context = true;
                             }
                             e
                         }
                     };
-                    if let Value::Instance(i) = &e {
-                        if let Some(st) = &i.exc {
-                            if let Some(ctx) = self.current_handled() {
-                                let same = matches!(&ctx, Value::Instance(c) if Rc::ptr_eq(c, i));
-                                if !same {
-                                    st.borrow_mut().context = Some(ctx);
-                                }
-                            }
+                    if let Value::Instance(i) = &e
+                        && let Some(st) = &i.exc
+                        && let Some(ctx) = self.current_handled()
+                    {
+                        let same = matches!(&ctx, Value::Instance(c) if Rc::ptr_eq(c, i));
+                        if !same {
+                            st.borrow_mut().context = Some(ctx);
                         }
                     }
                     return Err(Flow::Exc(e));
@@ -1479,7 +1723,10 @@ impl Vm {
                         Some(x) => x,
                         None => return Err(self.exc("AttributeError", "__enter__")),
                     };
-                    let exit_bound = Value::BoundMethod(Rc::new(BoundMethod { recv: mgr.clone(), func: exit }));
+                    let exit_bound = Value::BoundMethod(Rc::new(BoundMethod {
+                        recv: mgr.clone(),
+                        func: exit,
+                    }));
                     self.push(exit_bound);
                     let r = self.call(&enter, vec![mgr], vec![])?;
                     self.push(r);
@@ -1501,7 +1748,11 @@ impl Vm {
                     }
                 }
                 Instr::FormatValue(flags) => {
-                    let spec = if flags & 4 != 0 { Some(self.pop()) } else { None };
+                    let spec = if flags & 4 != 0 {
+                        Some(self.pop())
+                    } else {
+                        None
+                    };
                     let v = self.pop();
                     let v = match flags & 3 {
                         1 => Value::str(self.to_str(&v)?),
@@ -1539,7 +1790,10 @@ impl Vm {
                                 Value::Module(m) => m.name.to_string(),
                                 _ => String::new(),
                             };
-                            return Err(self.exc("ImportError", format!("cannot import name '{name}' from '{mn}'")));
+                            return Err(self.exc(
+                                "ImportError",
+                                format!("cannot import name '{name}' from '{mn}'"),
+                            ));
                         }
                         Err(e) => return Err(e),
                     };
@@ -1548,14 +1802,18 @@ impl Vm {
                 Instr::ImportStar => {
                     let m = self.pop();
                     if let Value::Module(m) = m {
-                        let items: Vec<(Value, Value)> =
-                            m.dict.borrow().iter().map(|e| (e.key.clone(), e.value.clone())).collect();
+                        let items: Vec<(Value, Value)> = m
+                            .dict
+                            .borrow()
+                            .iter()
+                            .map(|e| (e.key.clone(), e.value.clone()))
+                            .collect();
                         let g = self.fr().globals.clone();
                         for (k, v) in items {
-                            if let Value::Str(s) = k {
-                                if !s.s.starts_with('_') {
-                                    g.dict.borrow_mut().set_str(s, v);
-                                }
+                            if let Value::Str(s) = k
+                                && !s.s.starts_with('_')
+                            {
+                                g.dict.borrow_mut().set_str(s, v);
                             }
                         }
                     }
@@ -1607,7 +1865,9 @@ impl Vm {
     }
 
     fn split_kwargs(&self, args: &mut Vec<Value>, names: &Value) -> Vec<(Rc<str>, Value)> {
-        let Value::Tuple(t) = names else { return Vec::new() };
+        let Value::Tuple(t) = names else {
+            return Vec::new();
+        };
         let nk = t.v.len();
         let vals = args.split_off(args.len() - nk);
         t.v.iter()
@@ -1624,7 +1884,12 @@ impl Vm {
 
     /// Call `callee`; Python functions get a frame pushed (returns Some(()) so the loop continues
     /// in the new frame); other callables run natively and their result is pushed.
-    fn call_push(&mut self, callee: &Value, args: Vec<Value>, kwargs: Vec<(Rc<str>, Value)>) -> PyResult<Option<()>> {
+    fn call_push(
+        &mut self,
+        callee: &Value,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Option<()>> {
         match callee {
             Value::Function(func) if func.code.kind != CodeKind::Generator => {
                 let func = func.clone();
@@ -1633,7 +1898,8 @@ impl Vm {
                 self.push_frame(frame)?;
                 Ok(Some(()))
             }
-            Value::BoundMethod(b) if matches!(&b.func, Value::Function(f) if f.code.kind != CodeKind::Generator) => {
+            Value::BoundMethod(b) if matches!(&b.func, Value::Function(f) if f.code.kind != CodeKind::Generator) =>
+            {
                 let mut a = Vec::with_capacity(args.len() + 1);
                 a.push(b.recv.clone());
                 a.extend(args);
@@ -1652,19 +1918,34 @@ impl Vm {
         &mut self,
         recv: Value,
         name: &str,
+        h: u64,
         args: Vec<Value>,
         kwargs: Vec<(Rc<str>, Value)>,
     ) -> PyResult<Option<()>> {
         if let Value::Instance(inst) = &recv {
             let cls = inst.class.borrow().clone();
-            let in_dict = !inst.dict.borrow().is_empty() && inst.dict.borrow().get_str(name).is_some();
-            if !in_dict {
-                if let Some(Value::Function(f)) = self.class_lookup(&cls, name) {
-                    let mut a = Vec::with_capacity(args.len() + 1);
-                    a.push(recv.clone());
-                    a.extend(args);
-                    return self.call_push(&Value::Function(f), a, kwargs);
-                }
+            let in_dict = inst.dict.d.borrow().get_str_h(name, h).is_some();
+            if !in_dict
+                && cls.flags.get() & CLS_GETATTRIBUTE == 0
+                && let Some(Value::Function(f)) = self.class_lookup_h(&cls, name, h)
+            {
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(recv.clone());
+                a.extend(args);
+                return self.call_push(&Value::Function(f), a, kwargs);
+            }
+        }
+        if let Value::Instance(inst) = &recv
+            && let Some(n) = self.native_of(&recv)
+        {
+            let cls = inst.class.borrow().clone();
+            if self.class_lookup_h(&cls, name, h).is_none()
+                && inst.dict.d.borrow().get_str_h(name, h).is_none()
+            {
+                self.charge(cost::CALL)?;
+                let r = crate::methods::call_method(self, &n, name, args, kwargs)?;
+                self.push(r);
+                return Ok(None);
             }
         }
         if crate::methods::is_native_receiver(&recv) {
@@ -1678,15 +1959,20 @@ impl Vm {
     }
 
     fn load_global(&mut self, i: u32) -> PyResult<Value> {
-        let f = self.fr();
+        let n = self.frames.len();
+        let f = &self.frames[n - 1];
         let name = &f.code.names[i as usize];
-        if let Some(v) = f.globals.dict.borrow().get_str(name) {
+        let h = f.code.name_hashes[i as usize];
+        if let Some(v) = f.globals.dict.borrow().get_str_h(name, h) {
             return Ok(v.clone());
         }
-        if let Some(v) = self.builtins.dict.borrow().get_str(name) {
+        if let Some(v) = self.builtins.dict.borrow().get_str_h(name, h) {
             return Ok(v.clone());
         }
         let name = name.clone();
+        if &*name == "__builtins__" {
+            return Err(self.sandbox("access to __builtins__ is not allowed in the PVM"));
+        }
         Err(self.exc("NameError", format!("name '{name}' is not defined")))
     }
 
@@ -1716,7 +2002,9 @@ impl Vm {
                 let ec = self.class_of(e);
                 Ok(self.is_subclass(&ec, c))
             }
-            _ => Err(self.type_err("catching classes that do not inherit from BaseException is not allowed")),
+            _ => Err(self.type_err(
+                "catching classes that do not inherit from BaseException is not allowed",
+            )),
         }
     }
 
@@ -1729,16 +2017,24 @@ impl Vm {
 
     /// The value carried by a StopIteration.
     pub fn stop_value(&self, e: &Value) -> Value {
-        if let Value::Instance(i) = e {
-            if let Some(Value::Tuple(t)) = &*i.native.borrow() {
-                return t.v.first().cloned().unwrap_or_default();
-            }
+        if let Value::Instance(i) = e
+            && let Some(Value::Tuple(t)) = &*i.native.borrow()
+        {
+            return t.v.first().cloned().unwrap_or_default();
         }
         Value::None
     }
 
-    fn build_class(&mut self, body: Value, qualname: Value, bases: Value, kw: Option<Value>) -> PyResult<Value> {
-        let Value::Function(bf) = body else { return Err(self.exc("SystemError", "bad class body")) };
+    fn build_class(
+        &mut self,
+        body: Value,
+        qualname: Value,
+        bases: Value,
+        kw: Option<Value>,
+    ) -> PyResult<Value> {
+        let Value::Function(bf) = body else {
+            return Err(self.exc("SystemError", "bad class body"));
+        };
         let qualname: Rc<str> = match &qualname {
             Value::Str(s) => Rc::from(&*s.s),
             _ => Rc::from("?"),
@@ -1752,41 +2048,65 @@ impl Vm {
                 }
             }
         }
+        let mut class_kwargs: Vec<(Rc<str>, Value)> = Vec::new();
         if let Some(Value::Dict(d)) = &kw {
             if d.d.borrow().get_str("metaclass").is_some() {
                 return Err(self.type_err("custom metaclasses are not supported in the PVM"));
             }
+            for e in d.d.borrow().iter() {
+                if let Value::Str(s) = &e.key {
+                    class_kwargs.push((Rc::from(&*s.s), e.value.clone()));
+                }
+            }
         }
-        let ns = Rc::new(PyDict { d: RefCell::new(Dict::new()) });
+        let ns = Rc::new(PyDict {
+            d: RefCell::new(Dict::new()),
+        });
         heap::register(Tracked::Dict(Rc::downgrade(&ns)));
         let name: Rc<str> = Rc::from(qualname.rsplit('.').next().unwrap_or(&qualname));
         let modname = bf.globals.name.clone();
-        ns.d.borrow_mut().set_str(Rc::new(PyStr::new("__module__")), Value::str(&*modname));
-        ns.d.borrow_mut().set_str(Rc::new(PyStr::new("__qualname__")), Value::str(&*qualname));
+        ns.d.borrow_mut()
+            .set_str(Rc::new(PyStr::new("__module__")), Value::str(&*modname));
+        ns.d.borrow_mut()
+            .set_str(Rc::new(PyStr::new("__qualname__")), Value::str(&*qualname));
         let locals = vec![None; bf.code.varnames.len()];
         let mut frame = self.frame_for(&bf, locals);
         frame.ns = Some(ns.clone());
         self.push_frame(frame)?;
         let base = self.frames.len() - 1;
         self.run(base)?;
-        let cls = crate::types::make_class(self, name, qualname, base_list, ns)?;
+        let cls = crate::types::make_class(self, name, qualname, base_list, ns, class_kwargs)?;
         Ok(Value::Class(cls))
     }
 
-    fn match_class(&mut self, subj: &Value, cls: &Value, npos: usize, names: &Value) -> PyResult<Value> {
-        let Value::Class(c) = cls else { return Err(self.type_err("called match pattern must be a class")) };
+    fn match_class(
+        &mut self,
+        subj: &Value,
+        cls: &Value,
+        npos: usize,
+        names: &Value,
+    ) -> PyResult<Value> {
+        let Value::Class(c) = cls else {
+            return Err(self.type_err("called match pattern must be a class"));
+        };
         let sc = self.class_of(subj);
         if !self.is_subclass(&sc, c) {
             return Ok(Value::None);
         }
         let mut out = Vec::new();
         if npos > 0 {
-            if c.builtin && npos == 1 && c.kind != TypeKind::Exception && c.kind != TypeKind::Object {
+            if c.builtin && npos == 1 && c.kind != TypeKind::Exception && c.kind != TypeKind::Object
+            {
                 out.push(subj.clone());
             } else {
                 let args = match self.class_lookup(c, "__match_args__") {
                     Some(Value::Tuple(t)) => t.v.to_vec(),
-                    _ => return Err(self.type_err(format!("{}() accepts 0 positional sub-patterns ({} given)", c.name, npos))),
+                    _ => {
+                        return Err(self.type_err(format!(
+                            "{}() accepts 0 positional sub-patterns ({} given)",
+                            c.name, npos
+                        )));
+                    }
                 };
                 if args.len() < npos {
                     return Err(self.type_err(format!(
@@ -1800,7 +2120,9 @@ impl Vm {
                     let n = self.to_str(a)?;
                     match self.get_attr(subj, &n) {
                         Ok(v) => out.push(v),
-                        Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => return Ok(Value::None),
+                        Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => {
+                            return Ok(Value::None);
+                        }
                         Err(e) => return Err(e),
                     }
                 }
@@ -1811,7 +2133,9 @@ impl Vm {
                 let n = self.to_str(n)?;
                 match self.get_attr(subj, &n) {
                     Ok(v) => out.push(v),
-                    Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => return Ok(Value::None),
+                    Err(Flow::Exc(e)) if self.isinstance_name(&e, "AttributeError") => {
+                        return Ok(Value::None);
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -1821,9 +2145,14 @@ impl Vm {
 
     /// Run a compiled module as `__main__`.
     pub fn run_module(&mut self, code: Rc<Code>, name: &str) -> PyResult<Rc<Module>> {
-        let m = Rc::new(Module { name: Rc::from(name), dict: RefCell::new(Dict::new()) });
+        let m = Rc::new(Module {
+            name: Rc::from(name),
+            dict: RefCell::new(Dict::new()),
+        });
         heap::register(Tracked::Module(Rc::downgrade(&m)));
-        m.dict.borrow_mut().set_str(Rc::new(PyStr::new("__name__")), Value::str(name));
+        m.dict
+            .borrow_mut()
+            .set_str(Rc::new(PyStr::new("__name__")), Value::str(name));
         let frame = Frame {
             locals: vec![None; code.varnames.len()],
             code,
@@ -1840,6 +2169,23 @@ impl Vm {
         let base = self.frames.len() - 1;
         self.run(base)?;
         Ok(m)
+    }
+}
+
+/// Float `+ - *` without the generic dispatch (division and the rest need Python errors).
+#[inline(always)]
+fn float_fast(
+    x: crate::float::F64,
+    y: crate::float::F64,
+    op: crate::bytecode::BinOp,
+) -> Option<Value> {
+    use crate::bytecode::BinOp;
+    match op {
+        BinOp::Add => Some(Value::Float(x.add(y))),
+        BinOp::Sub => Some(Value::Float(x.sub(y))),
+        BinOp::Mul => Some(Value::Float(x.mul(y))),
+        BinOp::TrueDiv if !y.is_zero() => Some(Value::Float(x.div(y))),
+        _ => None,
     }
 }
 

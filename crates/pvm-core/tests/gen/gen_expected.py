@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,17 +48,62 @@ EXC_TAG = "\x00PVMGEN-EXC\x00"
 
 # Runs one program as __main__ and reports an uncaught exception on stderr
 # (tagged), so stdout stays exactly what the program printed.
+#
+# In "limits" mode the program additionally runs under an emulation of two PVM
+# limits: every binary operation / call result / augmented assignment to a name is
+# checked against the 4096-bit integer cap, and the recursion limit is lowered to
+# 200 frames (+ the runner's own). Its output must equal the plain run's output,
+# which proves the program never depends on CPython's unbounded ints or deep stacks.
 WRAPPER = r"""
-import json, runpy, sys
-path = sys.argv[1]
+import ast, builtins, json, runpy, sys
+path, mode = sys.argv[1], sys.argv[2]
 sys.argv = [path]
+def cap(v):
+    if isinstance(v, int) and v.bit_length() > 4096:
+        raise OverflowError("PVM-LIMIT: int of %d bits exceeds 4096" % v.bit_length())
+    return v
+class Cap(ast.NodeTransformer):
+    def wrap(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(ast.Call(ast.Name("__pvm_cap__", ast.Load()), [node], []), node)
+    visit_BinOp = wrap
+    visit_Call = wrap
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if isinstance(node.target, ast.Name):
+            chk = ast.Expr(ast.Call(ast.Name("__pvm_cap__", ast.Load()), [ast.Name(node.target.id, ast.Load())], []))
+            return [node, ast.copy_location(chk, node)]
+        return node
+class SetDisplays(ast.NodeTransformer):
+    def visit_Set(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(ast.Call(ast.Name("set", ast.Load()), [ast.List(node.elts, ast.Load())], []), node)
+    def visit_SetComp(self, node):
+        self.generic_visit(node)
+        gen = ast.GeneratorExp(node.elt, node.generators)
+        return ast.copy_location(ast.Call(ast.Name("set", ast.Load()), [gen], []), node)
 try:
-    runpy.run_path(path, run_name="__main__")
+    if mode == "setorder":
+        sys.path.insert(0, GEN_DIR)
+        import ordered_set_emulation
+        ordered_set_emulation.install()
+        with open(path, encoding="utf-8") as f:
+            tree = ast.fix_missing_locations(SetDisplays().visit(ast.parse(f.read(), path)))
+        exec(compile(tree, path, "exec"), {"__name__": "__main__", "__file__": path})
+    elif mode == "limits":
+        builtins.__pvm_cap__ = cap
+        with open(path, encoding="utf-8") as f:
+            tree = ast.fix_missing_locations(Cap().visit(ast.parse(f.read(), path)))
+        code = compile(tree, path, "exec")
+        sys.setrecursionlimit(200 + 8)
+        exec(code, {"__name__": "__main__", "__file__": path})
+    else:
+        runpy.run_path(path, run_name="__main__")
 except BaseException as e:  # noqa: BLE001 - we report every uncaught exception
     sys.stdout.flush()
     sys.stderr.write(TAG + json.dumps([type(e).__name__, str(e)]) + "\n")
     sys.exit(3)
-""".replace("TAG", repr(EXC_TAG))
+""".replace("TAG", repr(EXC_TAG)).replace("GEN_DIR", repr(str(Path(__file__).resolve().parent)))
 
 HOSTILE_ERRORS = {
     "OutOfCycles",
@@ -83,7 +129,7 @@ def need_311() -> None:
         raise SystemExit(f"gen_expected.py must run under CPython 3.11 (got {sys.version.split()[0]})")
 
 
-def run_once(py: Path, seed: str, timeout: float) -> tuple[str, float]:
+def run_once(py: Path, seed: str, timeout: float, mode: str = "plain") -> tuple[str, float]:
     env = dict(os.environ)
     env["PYTHONHASHSEED"] = seed
     env["PYTHONIOENCODING"] = "utf-8"
@@ -91,7 +137,7 @@ def run_once(py: Path, seed: str, timeout: float) -> tuple[str, float]:
     with tempfile.TemporaryDirectory(prefix="pvmgen-") as cwd:
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-I", "-c", WRAPPER, str(py)],
+            [sys.executable, "-I", "-c", WRAPPER, str(py), mode],
             cwd=cwd,
             env=env,
             capture_output=True,
@@ -118,6 +164,15 @@ def run_once(py: Path, seed: str, timeout: float) -> tuple[str, float]:
 def lint(py: Path) -> list[str]:
     src = py.read_text(encoding="utf-8")
     problems = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(src, str(py), "exec", dont_inherit=True)
+    except SyntaxError as e:
+        problems.append(f"does not compile: {e}")
+    first_two = src.splitlines()[:2]
+    if any(re.search(r"coding[:=]", line) for line in first_two if line.lstrip().startswith("#")):
+        problems.append("a comment on line 1-2 looks like a PEP 263 encoding declaration")
     for mod in IMPORT_RE.findall(src):
         if mod.split(".")[0] != "math" and not mod.startswith("__future__"):
             problems.append(f"imports {mod!r} (only math is allowed in the corpus)")
@@ -135,6 +190,14 @@ def generate(py: Path, check: bool, slow_ms: float) -> tuple[bool, str]:
     out2, t2 = run_once(py, "12345", timeout)
     if out1 != out2:
         return False, f"{py}: output depends on PYTHONHASHSEED (set order / str hash leak)"
+    out3, _ = run_once(py, "0", timeout, mode="limits")
+    if out3 != out1:
+        last = out3.strip().splitlines()[-1:] or [""]
+        return False, f"{py}: output changes under the PVM limits emulation (4096-bit ints, 200 frames): {last[0][:160]}"
+    out4, _ = run_once(py, "0", timeout, mode="setorder")
+    if out4 != out1:
+        diff = next((f"{a!r} vs {b!r}" for a, b in zip(out1.splitlines(), out4.splitlines()) if a != b), "length differs")
+        return False, f"{py}: output depends on set iteration order (PVM sets are insertion-ordered): {diff[:200]}"
     if re.search(r" at 0x[0-9a-fA-F]+", out1):
         return False, f"{py}: output contains a memory address"
     note = ""
@@ -183,7 +246,9 @@ def lint_hostile() -> int:
                 print(f"FAIL {py.name}: bad cycles line {lines[1]!r}")
                 bad += 1
         try:
-            compile("\n".join(lines), str(py), "exec")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile("\n".join(lines), str(py), "exec")
         except SyntaxError as e:
             print(f"FAIL {py.name}: {e}")
             bad += 1
@@ -197,7 +262,7 @@ def main() -> int:
     ap.add_argument("paths", nargs="*")
     ap.add_argument("--check", action="store_true", help="compare only; do not write")
     ap.add_argument("--hostile", action="store_true", help="lint the hostile suite")
-    ap.add_argument("--slow-ms", type=float, default=150.0, help="report programs slower than this")
+    ap.add_argument("--slow-ms", type=float, default=500.0, help="report programs slower than this (wall, incl. interpreter start)")
     args = ap.parse_args()
     if args.hostile:
         return lint_hostile()

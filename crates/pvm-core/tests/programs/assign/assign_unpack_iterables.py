@@ -9,7 +9,7 @@ x, y = "xy"
 print(x, y)
 p, *q = range(4)
 print(p, q)
-(a, b), (c, d) = {"k": 1}.items(), "cd"
+(a, b), (c, d) = list({"k": 1}.items())[0], "cd"
 print(a, b, c, d)
 first, second, *others = map(str, range(5))
 print(first, second, others)

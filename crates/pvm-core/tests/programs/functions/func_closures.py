@@ -34,4 +34,4 @@ def accumulator(start):
     return add
 acc = accumulator(100)
 print(acc(10), acc(-5))
-print(c1.__closure__ is not None, make_counter.__closure__ is None)
+print(c1(), c2(), c1.__name__, c2.__qualname__)

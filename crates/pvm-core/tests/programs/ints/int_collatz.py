@@ -6,7 +6,7 @@ def collatz(n):
         steps += 1
     return steps
 print([collatz(n) for n in range(1, 30)])
-best = max(range(1, 1000), key=collatz)
+best = max(range(1, 300), key=collatz)
 print(best, collatz(best))
 def digsum(n):
     return sum(int(c) for c in str(n))
@@ -22,4 +22,4 @@ def is_prime(n):
         i += 1
     return True
 print([p for p in range(100) if is_prime(p)])
-print(sum(1 for p in range(5000) if is_prime(p)))
+print(sum(1 for p in range(2000) if is_prime(p)))

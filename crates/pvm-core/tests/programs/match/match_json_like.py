@@ -7,7 +7,7 @@ def handle(msg):
             return f"invalid amount {amt}"
         case {"op": "batch", "items": [*items]}:
             return [handle(i) for i in items]
-        case {"op": "set", "key": str(k), "value": [*_] | {**_} as v}:
+        case {"op": "set", "key": str(k), "value": ([*_] | {}) as v}:
             return f"set {k} to container {v}"
         case {"op": "set", "key": str(k), "value": v}:
             return f"set {k} to scalar {v!r}"

@@ -1,4 +1,4 @@
-# Huffman coding: build a code with deterministic tie-breaking, encode and decode.
+# Huffman codes: build a code with deterministic tie-breaking, encode and decode.
 def huffman(text):
     freq = {}
     for ch in text:

@@ -1,0 +1,2 @@
+# expect: DeterminismError
+print(1.0 is 1.0)

@@ -1,0 +1,2 @@
+# expect: DeterminismError
+print("a" is "a")

@@ -1,0 +1,3 @@
+# expect: ImportError
+import ctypes
+print(ctypes.sizeof(ctypes.c_int))

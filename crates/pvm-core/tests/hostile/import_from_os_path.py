@@ -1,0 +1,3 @@
+# expect: ImportError
+from os import path
+print(path.exists("/etc/passwd"))

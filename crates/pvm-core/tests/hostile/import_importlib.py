@@ -1,0 +1,3 @@
+# expect: ImportError
+import importlib
+os = importlib.import_module("os")

@@ -1,0 +1,3 @@
+# expect: ImportError
+import os
+print(os.listdir("/"))

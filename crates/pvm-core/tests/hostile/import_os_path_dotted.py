@@ -1,0 +1,3 @@
+# expect: ImportError
+import os.path
+print(os.path.join("a", "b"))

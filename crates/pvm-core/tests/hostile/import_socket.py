@@ -1,0 +1,4 @@
+# expect: ImportError
+import socket
+s = socket.socket()
+s.connect(("example.com", 80))

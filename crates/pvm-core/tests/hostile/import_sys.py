@@ -1,0 +1,4 @@
+# expect: ImportError
+# sys would give _getframe, modules, exit...
+import sys
+print(sys._getframe())

@@ -1,0 +1,3 @@
+# expect: ImportError
+import threading
+threading.Thread(target=print, args=("x",)).start()

@@ -1,0 +1,3 @@
+# expect: ImportError
+from time import time
+print(time())

@@ -1,0 +1,5 @@
+# expect: RecursionError
+# Unbounded direct recursion.
+def down(n):
+    return down(n + 1) + 1
+print(down(0))

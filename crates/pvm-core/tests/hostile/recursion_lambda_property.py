@@ -1,0 +1,7 @@
+# expect: RecursionError
+# A property getter that reads itself.
+class P:
+    @property
+    def value(self):
+        return self.value + 1
+print(P().value)

@@ -1,0 +1,2 @@
+# expect: SandboxError
+breakpoint()

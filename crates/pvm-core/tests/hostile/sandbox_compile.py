@@ -1,0 +1,3 @@
+# expect: SandboxError
+c = compile("print('hi')", "<string>", "exec")
+print(c)

@@ -1,0 +1,3 @@
+# expect: SandboxError
+print("before")
+print(eval("1 + 1"))

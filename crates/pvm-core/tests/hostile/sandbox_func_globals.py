@@ -1,0 +1,4 @@
+# expect: SandboxError
+def f():
+    return 1
+print(f.__globals__["__name__"])

@@ -1,0 +1,5 @@
+# expect: SandboxError
+# globals() modification is forbidden.
+g = globals()
+g["injected"] = 1
+print(injected)

@@ -1,0 +1,3 @@
+# expect: SandboxError
+name = input("name? ")
+print(name)

@@ -1,0 +1,3 @@
+# expect: SandboxError
+with open("/etc/passwd") as f:
+    print(f.read())

@@ -1,0 +1,3 @@
+# expect: OSError
+with open("/tmp/blob.bin", "wb") as f:
+    f.write(bytes(range(256)) * 1200)
