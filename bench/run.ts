@@ -9,6 +9,7 @@ type Suite = { run: () => Promise<Metric[]> | Metric[] };
 
 /** Registered suites, in the order they run. */
 const SUITES: Record<string, () => Promise<Suite>> = {
+  bls: () => import("./bls/suite.ts"),
   codec: () => import("./codec/suite.ts"),
   pvm: () => import("./pvm/suite.ts"),
 };

@@ -5,7 +5,8 @@
 //! through the native addon.
 
 use cowboy_bls::{
-    BatchItem, Domain, PartialSignature, PrivateKey, Round, Signature, ValidatorSet, batch_verify,
+    BatchItem, Domain, PartialSignature, PrivateKey, PublicKey, Round, Signature, ValidatorSet,
+    batch_verify,
     domain::vote_message,
     threshold::{deal, recover},
 };
@@ -49,7 +50,14 @@ fn row(name: &str, value: f64, unit: &str, spread: f64) {
 fn main() {
     let chain = 1;
     let ns = Domain::Notarize.namespace(chain);
-    let msg = vote_message(&[0xab; 32], 1000, Round { epoch: 0, view: 1000 });
+    let msg = vote_message(
+        &[0xab; 32],
+        1000,
+        Round {
+            epoch: 0,
+            view: 1000,
+        },
+    );
     let sks = keys(1000);
     let sk = &sks[0];
     let pk = sk.public_key();
@@ -64,15 +72,24 @@ fn main() {
     });
     row("verify_us", us, "us", sp);
     row("verify_per_s", 1e6 / us, "1/s", sp);
+    let (pk_bytes, sig_bytes) = (pk.to_bytes(), sig.to_bytes());
+    let (us, sp) = time_us(1, 300, || {
+        black_box(PublicKey::from_bytes(&pk_bytes).unwrap());
+    });
+    row("decode_public_key_us", us, "us", sp);
+    let (us, sp) = time_us(1, 300, || {
+        black_box(Signature::from_bytes(&sig_bytes).unwrap());
+    });
+    row("decode_signature_us", us, "us", sp);
 
     for n in [4usize, 10, 50, 100] {
         let set = ValidatorSet::new(sks[..n].iter().map(PrivateKey::public_key).collect()).unwrap();
-        let votes: Vec<(u32, Signature)> = (0..n)
-            .map(|i| (i as u32, sks[i].sign(&ns, &msg)))
-            .collect();
+        let votes: Vec<(u32, Signature)> =
+            (0..n).map(|i| (i as u32, sks[i].sign(&ns, &msg))).collect();
         let (bitmap, agg) = set.assemble(&votes).unwrap();
         let (us, sp) = time_us(1, 300, || {
-            set.verify_certificate(&ns, &msg, bitmap.as_bytes(), &agg).unwrap();
+            set.verify_certificate(&ns, &msg, bitmap.as_bytes(), &agg)
+                .unwrap();
         });
         row(&format!("cert_verify_{n}_us"), us, "us", sp);
     }

@@ -49,6 +49,9 @@ pub struct BatchItem<'a> {
     pub signature: &'a Signature,
 }
 
+/// The keys, signatures and weights of one message group within a check.
+type Group = (Vec<G1>, Vec<G2>, Vec<SmallScalar>);
+
 struct Prepared {
     /// Message-group id of each item.
     group: Vec<usize>,
@@ -101,7 +104,7 @@ impl Prepared {
     /// commonware's `batch_verify` checks all `(P_g, H(m_g), S_g)` at once
     /// (with its own second layer of random weights): `groups + 1` pairings.
     fn check(&mut self, indices: &[usize]) -> bool {
-        let mut by_group: BTreeMap<usize, (Vec<G1>, Vec<G2>, Vec<SmallScalar>)> = BTreeMap::new();
+        let mut by_group: BTreeMap<usize, Group> = BTreeMap::new();
         for &i in indices {
             let w = SmallScalar::random(&mut self.rng);
             let e = by_group.entry(self.group[i]).or_default();

@@ -13,6 +13,7 @@
 //! does it) and keys are unique — both are invariants of the type.
 
 use crate::{
+    domain::{Domain, nullify_message, vote_message},
     error::{Error, Result},
     keys::{PublicKey, Signature},
 };
@@ -21,6 +22,7 @@ use commonware_cryptography::bls12381::primitives::{
     variant::MinPk,
 };
 use commonware_math::algebra::Additive;
+use cowboy_codec::{Certificate, CertificateKind};
 use std::collections::BTreeSet;
 
 /// Maximum faults tolerated by `n` validators: `(n - 1) / 3` (0 for `n = 0`).
@@ -126,7 +128,7 @@ impl SignerBitmap {
                 got: bytes.len(),
             });
         }
-        if validators % 8 != 0 {
+        if !validators.is_multiple_of(8) {
             let last = bytes[expected - 1];
             let used = validators % 8;
             let padding = last >> used;
@@ -215,7 +217,10 @@ impl ValidatorSet {
 
     /// A set built from `(key, proof of possession)` registrations on chain
     /// `chain_id`; every proof is verified.
-    pub fn from_registrations(chain_id: u64, registrations: &[(PublicKey, Signature)]) -> Result<Self> {
+    pub fn from_registrations(
+        chain_id: u64,
+        registrations: &[(PublicKey, Signature)],
+    ) -> Result<Self> {
         for (index, (k, pop)) in registrations.iter().enumerate() {
             k.verify_proof_of_possession(chain_id, pop)
                 .map_err(|_| Error::InvalidProofOfPossession { index })?;
@@ -286,6 +291,38 @@ impl ValidatorSet {
     }
 }
 
+impl ValidatorSet {
+    /// The namespace and message a codec [`Certificate`] (docs/codec.md §5)
+    /// signs on chain `chain_id`: notarize / finalize sign
+    /// [`vote_message`]`(block_hash, height, round)`, nullify signs
+    /// [`nullify_message`]`(round)` (its block hash and height are not signed).
+    pub fn certificate_message(chain_id: u64, cert: &Certificate) -> (Vec<u8>, Vec<u8>) {
+        match cert.kind {
+            CertificateKind::Notarize => (
+                Domain::Notarize.namespace(chain_id),
+                vote_message(&cert.block_hash, cert.height, cert.round),
+            ),
+            CertificateKind::Finalize => (
+                Domain::Finalize.namespace(chain_id),
+                vote_message(&cert.block_hash, cert.height, cert.round),
+            ),
+            CertificateKind::Nullify => (
+                Domain::Nullify.namespace(chain_id),
+                nullify_message(cert.round),
+            ),
+        }
+    }
+
+    /// Verifies a codec [`Certificate`] (the QC carried in blocks and on the
+    /// wire) against this set: signature encoding, bitmap, quorum and the
+    /// aggregate over [`Self::certificate_message`].
+    pub fn verify_codec_certificate(&self, chain_id: u64, cert: &Certificate) -> Result<()> {
+        let signature = Signature::from_bytes(&cert.aggregated_signature)?;
+        let (ns, msg) = Self::certificate_message(chain_id, cert);
+        self.verify_certificate(&ns, &msg, &cert.signer_bitmap, &signature)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,7 +376,10 @@ mod tests {
             SignerBitmap::from_indices(10, &[2, 2]),
             Err(Error::DuplicateSigner(2))
         );
-        assert_eq!(SignerBitmap::from_indices(16, &[15]).unwrap().as_bytes(), &[0, 0x80]);
+        assert_eq!(
+            SignerBitmap::from_indices(16, &[15]).unwrap().as_bytes(),
+            &[0, 0x80]
+        );
     }
 
     #[test]
@@ -359,18 +399,23 @@ mod tests {
             .map(|&i| (i, sks[i as usize].sign(&ns, msg)))
             .collect();
         let (bitmap, agg) = set.assemble(&votes).unwrap();
-        set.verify_certificate(&ns, msg, bitmap.as_bytes(), &agg).unwrap();
+        set.verify_certificate(&ns, msg, bitmap.as_bytes(), &agg)
+            .unwrap();
         // wrong message / namespace
         assert_eq!(
             set.verify_certificate(&ns, b"other", bitmap.as_bytes(), &agg),
             Err(Error::VerificationFailed)
         );
-        assert!(set
-            .verify_certificate(&Domain::Notarize.namespace(5), msg, bitmap.as_bytes(), &agg)
-            .is_err());
+        assert!(
+            set.verify_certificate(&Domain::Notarize.namespace(5), msg, bitmap.as_bytes(), &agg)
+                .is_err()
+        );
         // bitmap naming a different signer set (swap 9 for 0)
         let other = SignerBitmap::from_indices(10, &[0, 1, 2, 4, 5, 6, 8]).unwrap();
-        assert!(set.verify_certificate(&ns, msg, other.as_bytes(), &agg).is_err());
+        assert!(
+            set.verify_certificate(&ns, msg, other.as_bytes(), &agg)
+                .is_err()
+        );
         // too few signers
         let (few_bitmap, few_agg) = (
             SignerBitmap::from_indices(10, &[1, 2]).unwrap(),
@@ -388,13 +433,8 @@ mod tests {
             Err(Error::InsufficientSigners { .. })
         ));
         // the free function agrees
-        verify_aggregate_same_message(
-            bitmap.signers().map(|i| &set.keys()[i]),
-            &ns,
-            msg,
-            &agg,
-        )
-        .unwrap();
+        verify_aggregate_same_message(bitmap.signers().map(|i| &set.keys()[i]), &ns, msg, &agg)
+            .unwrap();
     }
 
     #[test]
@@ -402,7 +442,8 @@ mod tests {
         let sks = keys(3);
         let sigs: Vec<_> = sks.iter().map(|k| k.sign(b"n", b"m")).collect();
         let agg = aggregate(&sigs).unwrap();
-        let apk = aggregate_keys(&sks.iter().map(PrivateKey::public_key).collect::<Vec<_>>()).unwrap();
+        let apk =
+            aggregate_keys(&sks.iter().map(PrivateKey::public_key).collect::<Vec<_>>()).unwrap();
         apk.verify(b"n", b"m", &agg).unwrap();
         assert_eq!(aggregate(&[]), Err(Error::Empty("aggregate signatures")));
         assert!(aggregate_keys(&[]).is_err());
@@ -414,10 +455,53 @@ mod tests {
     }
 
     #[test]
+    fn codec_certificates() {
+        let sks = keys(4);
+        let set = ValidatorSet::new(sks.iter().map(PrivateKey::public_key).collect()).unwrap();
+        let round = cowboy_codec::Round { epoch: 2, view: 9 };
+        for kind in [
+            CertificateKind::Notarize,
+            CertificateKind::Nullify,
+            CertificateKind::Finalize,
+        ] {
+            let mut cert = Certificate {
+                kind,
+                block_hash: [0x42; 32],
+                height: 17,
+                round,
+                aggregated_signature: vec![],
+                signer_bitmap: vec![],
+            };
+            let (ns, msg) = ValidatorSet::certificate_message(3, &cert);
+            let votes: Vec<(u32, Signature)> = (0..3u32)
+                .map(|i| (i, sks[i as usize].sign(&ns, &msg)))
+                .collect();
+            let (bitmap, agg) = set.assemble(&votes).unwrap();
+            cert.aggregated_signature = agg.as_bytes().to_vec();
+            cert.signer_bitmap = bitmap.as_bytes().to_vec();
+            set.verify_codec_certificate(3, &cert).unwrap();
+            assert!(set.verify_codec_certificate(4, &cert).is_err());
+            cert.round.view += 1;
+            assert_eq!(
+                set.verify_codec_certificate(3, &cert),
+                Err(Error::VerificationFailed)
+            );
+            cert.aggregated_signature.pop();
+            assert!(matches!(
+                set.verify_codec_certificate(3, &cert),
+                Err(Error::InvalidLength { .. })
+            ));
+        }
+    }
+
+    #[test]
     fn validator_set_invariants() {
         let sks = keys(3);
         let pks: Vec<_> = sks.iter().map(PrivateKey::public_key).collect();
-        assert_eq!(ValidatorSet::new(vec![]), Err(Error::Empty("validator set")));
+        assert_eq!(
+            ValidatorSet::new(vec![]),
+            Err(Error::Empty("validator set"))
+        );
         assert_eq!(
             ValidatorSet::new(vec![pks[0].clone(), pks[1].clone(), pks[0].clone()]),
             Err(Error::DuplicatePublicKey { index: 2 })

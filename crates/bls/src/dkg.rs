@@ -33,7 +33,7 @@ use crate::{
     keys::{PrivateKey, PublicKey},
     threshold::{GroupPublic, MAX_PARTICIPANTS, Share},
 };
-use commonware_codec::{Copying, Decode, Encode};
+use commonware_codec::{Copying, Decode, DecodeExt, Encode};
 use commonware_cryptography::bls12381::{
     self as cbls,
     dkg::feldman_desmedt as fd,
@@ -164,8 +164,8 @@ pub fn deal_for_players(
         )));
     }
     let set = to_set(players)?;
-    let (output, shares) =
-        fd::deal::<MinPk, cbls::PublicKey, N3f1>(rng, Mode::NonZeroCounter, set).map_err(dkg_err)?;
+    let (output, shares) = fd::deal::<MinPk, cbls::PublicKey, N3f1>(rng, Mode::NonZeroCounter, set)
+        .map_err(dkg_err)?;
     let shares = shares
         .iter_pairs()
         .map(|(k, s)| (PublicKey::from_commonware(k.clone()), Share(s.clone())))
@@ -219,6 +219,32 @@ pub fn start_dealer(
     Ok((d, public, private))
 }
 
+/// Records `player`'s acknowledgement at `dealer`.
+pub fn receive_ack(dealer: &mut Dealer, player: &PublicKey, ack: PlayerAck) -> Result<()> {
+    dealer
+        .receive_player_ack(player.as_commonware().clone(), ack)
+        .map_err(dkg_err)
+}
+
+/// Ends dealing: the signed log to publish (acks, or reveals for players that
+/// did not acknowledge).
+pub fn finalize_dealer(dealer: Dealer) -> SignedDealerLog {
+    dealer.finalize::<N3f1>()
+}
+
+/// Feeds a dealer's messages to a player: `Some(ack)` to return to the dealer,
+/// `None` if this dealer's messages were already processed.
+pub fn receive_dealing(
+    player: &mut Player,
+    dealer: &PublicKey,
+    public: DealerPubMsg,
+    private: DealerPrivMsg,
+) -> Result<Option<PlayerAck>> {
+    player
+        .dealer_message::<N3f1>(dealer.as_commonware().clone(), public, private)
+        .map_err(dkg_err)
+}
+
 /// A player's state for one ceremony.
 pub fn new_player(info: &Info, player: &PrivateKey) -> Result<Player> {
     Player::new(info.clone(), player.to_commonware()).map_err(dkg_err)
@@ -241,4 +267,77 @@ pub fn observe(rng: &mut impl CryptoRng, logs: Logs) -> Result<DkgOutput> {
     fd::observe::<MinPk, cbls::PublicKey, N3f1>(rng, logs, &Sequential)
         .map(DkgOutput)
         .map_err(dkg_err)
+}
+
+/// Canonical bytes of any DKG message or output (commonware encoding), for
+/// transport between dealers, players and observers.
+pub fn encode_message(msg: &impl Encode) -> Vec<u8> {
+    msg.encode().to_vec()
+}
+
+fn malformed(what: &'static str) -> impl Fn(commonware_codec::Error) -> Error {
+    move |e| Error::Malformed {
+        what,
+        reason: e.to_string(),
+    }
+}
+
+fn max_participants() -> NonZeroU32 {
+    NonZeroU32::new(MAX_PARTICIPANTS).expect("non-zero constant")
+}
+
+/// Strict decode of a dealer's public commitment.
+pub fn decode_dealer_pub_msg(bytes: &[u8]) -> Result<DealerPubMsg> {
+    DealerPubMsg::decode_cfg(Copying(bytes), &max_participants()).map_err(malformed("DealerPubMsg"))
+}
+
+/// Strict decode of a private dealing.
+pub fn decode_dealer_priv_msg(bytes: &[u8]) -> Result<DealerPrivMsg> {
+    DealerPrivMsg::decode(Copying(bytes)).map_err(malformed("DealerPrivMsg"))
+}
+
+/// Strict decode of a player's acknowledgement.
+pub fn decode_player_ack(bytes: &[u8]) -> Result<PlayerAck> {
+    PlayerAck::decode(Copying(bytes)).map_err(malformed("PlayerAck"))
+}
+
+/// Strict decode of a dealer's signed log (not yet authenticated: call
+/// `check(&info)` on it).
+pub fn decode_signed_dealer_log(bytes: &[u8]) -> Result<SignedDealerLog> {
+    SignedDealerLog::decode_cfg(Copying(bytes), &max_participants())
+        .map_err(malformed("SignedDealerLog"))
+}
+
+/// Authenticates signed dealer logs against `info` and collects the valid
+/// ones (invalid or foreign logs are skipped) into the agreed [`Logs`].
+pub fn collect_logs(info: &Info, signed: impl IntoIterator<Item = SignedDealerLog>) -> Logs {
+    let mut logs = Logs::new(info.clone());
+    for s in signed {
+        if let Some((dealer, log)) = s.check(info) {
+            logs.record(dealer, log);
+        }
+    }
+    logs
+}
+
+/// Domain tag of [`seeded_rng`].
+pub const RNG_SEED_DST: &[u8] = b"cowboy-v1/dkg-rng";
+
+/// A ChaCha20 CSPRNG keyed by `SHA-256(RNG_SEED_DST ‖ seed)` for callers that
+/// bring their own entropy (the native addon passes `crypto.randomBytes(32)`).
+/// `seed` must have at least 32 bytes and must be secret for dealers.
+pub fn seeded_rng(seed: &[u8]) -> Result<rand_chacha::ChaCha20Rng> {
+    use rand_core::SeedableRng;
+    use sha2::{Digest, Sha256};
+    if seed.len() < 32 {
+        return Err(Error::InvalidLength {
+            what: "randomness",
+            expected: 32,
+            got: seed.len(),
+        });
+    }
+    let mut h = Sha256::new();
+    h.update(RNG_SEED_DST);
+    h.update(seed);
+    Ok(rand_chacha::ChaCha20Rng::from_seed(h.finalize().into()))
 }

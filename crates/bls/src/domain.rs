@@ -132,6 +132,9 @@ mod tests {
         let mut expected = vec![0x11; 32];
         expected.extend_from_slice(&[0xac, 0x02, 0x01, 0x02]);
         assert_eq!(msg, expected);
-        assert_eq!(nullify_message(Round { epoch: 0, view: 1 }), vec![0x00, 0x01]);
+        assert_eq!(
+            nullify_message(Round { epoch: 0, view: 1 }),
+            vec![0x00, 0x01]
+        );
     }
 }

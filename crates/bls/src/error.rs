@@ -224,10 +224,7 @@ mod tests {
         ];
         for e in samples {
             let code = e.code();
-            assert!(
-                code.chars()
-                    .all(|c| c.is_ascii_uppercase() || c == '_')
-            );
+            assert!(code.chars().all(|c| c.is_ascii_uppercase() || c == '_'));
             assert!(!e.to_string().is_empty());
         }
     }

@@ -288,7 +288,12 @@ mod tests {
         );
         assert!(pk.verify_in(Domain::Notarize, 8, b"block", &sig).is_err());
         assert!(pk.verify_in(Domain::Notarize, 7, b"blocK", &sig).is_err());
-        assert!(key(2).public_key().verify_in(Domain::Notarize, 7, b"block", &sig).is_err());
+        assert!(
+            key(2)
+                .public_key()
+                .verify_in(Domain::Notarize, 7, b"block", &sig)
+                .is_err()
+        );
         // deterministic
         assert_eq!(sig, sk.sign_in(Domain::Notarize, 7, b"block"));
     }
@@ -315,11 +320,17 @@ mod tests {
         let pop = sk.proof_of_possession(1);
         pk.verify_proof_of_possession(1, &pop).unwrap();
         assert!(pk.verify_proof_of_possession(2, &pop).is_err());
-        assert!(key(4).public_key().verify_proof_of_possession(1, &pop).is_err());
+        assert!(
+            key(4)
+                .public_key()
+                .verify_proof_of_possession(1, &pop)
+                .is_err()
+        );
         // a PoP is not a signature over the key bytes in any vote domain
-        assert!(pk
-            .verify_in(Domain::ProofOfPossession, 1, pk.as_bytes(), &pop)
-            .is_err());
+        assert!(
+            pk.verify_in(Domain::ProofOfPossession, 1, pk.as_bytes(), &pop)
+                .is_err()
+        );
     }
 
     #[test]

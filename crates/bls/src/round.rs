@@ -1,41 +1,27 @@
 //! The absolute consensus round `Round { epoch, view }` and its canonical bytes.
 //!
-//! Encoding (docs/codec.md §5): `varint epoch ‖ varint view`, unsigned LEB128,
-//! minimal, no trailing bytes. `Round(0, 1)` = `00 01`, `Round(1, 300)` =
-//! `01 ac 02`. Rounds are ordered by `(epoch, view)`.
+//! The type is `cowboy-codec`'s `Round` (docs/codec.md §5), re-exported:
+//! `varint epoch ‖ varint view`, unsigned LEB128, minimal, no trailing bytes.
+//! `Round(0, 1)` = `00 01`, `Round(1, 300)` = `01 ac 02`. Rounds are ordered
+//! by `(epoch, view)`. Views start at 1 in every epoch (view 0 is the epoch's
+//! genesis and never hosts a proposal or a seed).
 //!
-//! This is a local definition of the type that `cowboy-codec` also defines: the
-//! bytes are identical by construction (both use the pinned `commonware-codec`
-//! varint). When `cowboy-codec` exports `Round`, this module becomes a
-//! re-export.
+//! This module adds the round arithmetic the beacon needs (parent round,
+//! advance) and decoding into this crate's [`Error`].
 
 use crate::error::{Error, Result};
-use bytes::BufMut;
-use commonware_codec::{
-    Buf, Copying, DecodeExt, EncodeSize, Error as CodecError, Read, ReadExt, Write, varint::UInt,
-};
-
-/// An absolute consensus round. Views start at 1 in every epoch (view 0 is the
-/// epoch's genesis and never hosts a proposal or a seed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Round {
-    /// The epoch (validator-set period).
-    pub epoch: u64,
-    /// The view within the epoch.
-    pub view: u64,
-}
+use cowboy_codec::Canonical;
+pub use cowboy_codec::Round;
 
 /// Canonical bytes of a round: `varint epoch ‖ varint view`.
 pub fn round_bytes(round: &Round) -> Vec<u8> {
-    let mut out = Vec::with_capacity(round.encode_size());
-    round.write(&mut out);
-    out
+    Canonical::encode(round)
 }
 
 /// Strict decode of a round's canonical bytes (minimal varints, no trailing
 /// bytes).
 pub fn decode_round(bytes: &[u8]) -> Result<Round> {
-    Round::decode(Copying(bytes)).map_err(|e| Error::Malformed {
+    <Round as Canonical>::decode(bytes).map_err(|e| Error::Malformed {
         what: "Round",
         reason: e.to_string(),
     })
@@ -83,29 +69,6 @@ pub fn parent_round(round: &Round, last_view_of_previous_epoch: Option<u64>) -> 
     }
 }
 
-impl Write for Round {
-    fn write(&self, buf: &mut impl BufMut) {
-        UInt(self.epoch).write(buf);
-        UInt(self.view).write(buf);
-    }
-}
-
-impl EncodeSize for Round {
-    fn encode_size(&self) -> usize {
-        UInt(self.epoch).encode_size() + UInt(self.view).encode_size()
-    }
-}
-
-impl Read for Round {
-    type Cfg = ();
-
-    fn read_cfg(buf: &mut impl Buf, _: &()) -> core::result::Result<Self, CodecError> {
-        let epoch: u64 = UInt::read(buf)?.into();
-        let view: u64 = UInt::read(buf)?.into();
-        Ok(Self { epoch, view })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,7 +84,9 @@ mod tests {
         assert_eq!(round_bytes(&r(0, 0)), [0x00, 0x00]);
         assert_eq!(
             round_bytes(&r(u64::MAX, 127)),
-            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x7f]
+            [
+                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x7f
+            ]
         );
     }
 

@@ -139,7 +139,10 @@ pub fn recover_seed(
 /// proposed in `block_round`: the absolute round immediately before it (see
 /// [`parent_round`]; at an epoch's first view pass the previous epoch's last
 /// view).
-pub fn parent_seed_round(block_round: &Round, last_view_of_previous_epoch: Option<u64>) -> Result<Round> {
+pub fn parent_seed_round(
+    block_round: &Round,
+    last_view_of_previous_epoch: Option<u64>,
+) -> Result<Round> {
     parent_round(block_round, last_view_of_previous_epoch)
 }
 
@@ -201,7 +204,10 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(11);
         let (group, shares) = deal(&mut rng, 4).unwrap();
         let round = r(0, 7);
-        let partials: Vec<_> = shares.iter().map(|s| sign_seed_partial(s, 9, &round)).collect();
+        let partials: Vec<_> = shares
+            .iter()
+            .map(|s| sign_seed_partial(s, 9, &round))
+            .collect();
         for p in &partials {
             verify_seed_partial(&group, 9, &round, p).unwrap();
         }
@@ -215,7 +221,10 @@ mod tests {
             round: r(0, 8),
             signature: seed.signature.clone(),
         };
-        assert_eq!(moved.verify(9, &group.public_key()), Err(Error::VerificationFailed));
+        assert_eq!(
+            moved.verify(9, &group.public_key()),
+            Err(Error::VerificationFailed)
+        );
         assert!(seed.verify(10, &group.public_key()).is_err());
         // codec
         assert_eq!(Seed::from_bytes(&seed.to_bytes()).unwrap(), seed);
@@ -239,7 +248,10 @@ mod tests {
         // prefix property of HKDF-Expand
         assert_eq!(&derive(&sig, b"label-a", 64).unwrap()[..32], &a[..]);
         assert_eq!(derive(&sig, b"l", 0), Err(Error::InvalidOutputLength(0)));
-        assert_eq!(derive(&sig, b"l", 8161), Err(Error::InvalidOutputLength(8161)));
+        assert_eq!(
+            derive(&sig, b"l", 8161),
+            Err(Error::InvalidOutputLength(8161))
+        );
         assert_eq!(derive(&sig, b"l", 8160).unwrap().len(), 8160);
     }
 }

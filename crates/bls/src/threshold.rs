@@ -211,7 +211,10 @@ pub fn deal(rng: &mut impl CryptoRng, n: u32) -> Result<(GroupPublic, Vec<Share>
     }
     let (sharing, shares) =
         feldman_desmedt::deal_anonymous::<MinPk, N3f1>(rng, Mode::NonZeroCounter, n);
-    Ok((GroupPublic(sharing), shares.into_iter().map(Share).collect()))
+    Ok((
+        GroupPublic(sharing),
+        shares.into_iter().map(Share).collect(),
+    ))
 }
 
 /// Domain tag of [`deal_from_seed`].
@@ -268,7 +271,10 @@ pub fn find_invalid_partials(
     }
     let seed: [u8; 32] = transcript.finalize().into();
     let mut rng = ChaCha20Rng::from_seed(seed);
-    let cw: Vec<CwPartial<MinPk>> = partials.iter().map(PartialSignature::to_commonware).collect();
+    let cw: Vec<CwPartial<MinPk>> = partials
+        .iter()
+        .map(PartialSignature::to_commonware)
+        .collect();
     let Some(entries) = NonEmpty::try_new(cw.iter()) else {
         return Vec::new();
     };
@@ -338,19 +344,26 @@ pub fn recover(group: &GroupPublic, partials: &[PartialSignature]) -> Result<Sig
     Ok(Signature::from_point(sig))
 }
 
-/// [`recover`], then verify the result against the group key; if it does not
-/// verify, the invalid partials are identified and reported as
-/// [`Error::VerificationFailed`] only after checking that removing them still
-/// leaves a threshold (in which case recovery is retried without them).
+/// [`recover`], then verify the result against the group key. If it does not
+/// verify, the invalid partials are identified ([`find_invalid_partials`]),
+/// dropped, and recovery is retried with the valid ones: the result is then
+/// either a verified signature, [`Error::NotEnoughPartials`] (fewer than `t`
+/// valid partials) or [`Error::VerificationFailed`].
 pub fn recover_verified(
     group: &GroupPublic,
     namespace: &[u8],
     message: &[u8],
     partials: &[PartialSignature],
 ) -> Result<Signature> {
-    let sig = recover(group, partials)?;
-    if group.public_key().verify(namespace, message, &sig).is_ok() {
-        return Ok(sig);
+    match recover(group, partials) {
+        Ok(sig) if group.public_key().verify(namespace, message, &sig).is_ok() => return Ok(sig),
+        // A bad signature, an index outside the sharing or a conflicting
+        // duplicate: identify the invalid partials below.
+        Ok(_)
+        | Err(Error::PartialIndexOutOfRange { .. })
+        | Err(Error::DuplicateSigner(_))
+        | Err(Error::RecoveryFailed) => {}
+        Err(e) => return Err(e),
     }
     let bad = find_invalid_partials(group, namespace, message, partials);
     let good: Vec<PartialSignature> = partials
@@ -428,6 +441,9 @@ mod tests {
 
     #[test]
     fn deal_rejects_zero() {
-        assert!(matches!(deal(&mut rng(3), 0), Err(Error::InvalidThreshold(_))));
+        assert!(matches!(
+            deal(&mut rng(3), 0),
+            Err(Error::InvalidThreshold(_))
+        ));
     }
 }

@@ -20,10 +20,19 @@ fn votes(n: usize, messages: usize) -> Vec<Vote> {
             ikm[..8].copy_from_slice(&(i as u64).to_le_bytes());
             let sk = PrivateKey::from_ikm(&ikm).unwrap();
             let m = i % messages;
-            let (domain, msg) = if m % 2 == 0 {
-                (Domain::Notarize, vote_message(&[m as u8; 32], 10, Round { epoch: 0, view: 10 }))
+            let (domain, msg) = if m.is_multiple_of(2) {
+                (
+                    Domain::Notarize,
+                    vote_message(&[m as u8; 32], 10, Round { epoch: 0, view: 10 }),
+                )
             } else {
-                (Domain::Nullify, nullify_message(Round { epoch: 0, view: m as u64 }))
+                (
+                    Domain::Nullify,
+                    nullify_message(Round {
+                        epoch: 0,
+                        view: m as u64,
+                    }),
+                )
             };
             let ns = domain.namespace(1);
             let sig = sk.sign(&ns, &msg);

@@ -27,7 +27,14 @@ fn ceremony(
 ) -> (DkgOutput, BTreeMap<PublicKey, Share>) {
     let dealer_pks: Vec<_> = dealers.iter().map(PrivateKey::public_key).collect();
     let player_pks: Vec<_> = players.iter().map(PrivateKey::public_key).collect();
-    let info = dkg::info(CHAIN, round, previous.map(|p| p.0), &dealer_pks, &player_pks).unwrap();
+    let info = dkg::info(
+        CHAIN,
+        round,
+        previous.map(|p| p.0),
+        &dealer_pks,
+        &player_pks,
+    )
+    .unwrap();
     let mut state: BTreeMap<PublicKey, dkg::Player> = players
         .iter()
         .map(|k| (k.public_key(), dkg::new_player(&info, k).unwrap()))
@@ -119,9 +126,15 @@ fn genesis_dealer_output_can_be_reshared() {
 fn bad_configurations_are_typed_errors() {
     let v = validators(80, 4);
     let pks: Vec<_> = v.iter().map(PrivateKey::public_key).collect();
-    assert!(matches!(dkg::info(CHAIN, 0, None, &[], &pks), Err(Error::Dkg(_))));
+    assert!(matches!(
+        dkg::info(CHAIN, 0, None, &[], &pks),
+        Err(Error::Dkg(_))
+    ));
     let dup = vec![pks[0].clone(), pks[0].clone()];
-    assert!(matches!(dkg::info(CHAIN, 0, None, &dup, &pks), Err(Error::Dkg(_))));
+    assert!(matches!(
+        dkg::info(CHAIN, 0, None, &dup, &pks),
+        Err(Error::Dkg(_))
+    ));
     // a dealer outside the round
     let info = dkg::info(CHAIN, 0, None, &pks[..3], &pks).unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(23);
@@ -131,5 +144,68 @@ fn bad_configurations_are_typed_errors() {
     ));
     // an outsider cannot be a player
     let outsider = validators(200, 1);
-    assert!(matches!(dkg::new_player(&info, &outsider[0]), Err(Error::Dkg(_))));
+    assert!(matches!(
+        dkg::new_player(&info, &outsider[0]),
+        Err(Error::Dkg(_))
+    ));
+}
+
+#[test]
+fn messages_round_trip_through_bytes() {
+    let mut rng = ChaCha20Rng::seed_from_u64(24);
+    let v = validators(120, 4);
+    let pks: Vec<_> = v.iter().map(PrivateKey::public_key).collect();
+    let info = dkg::info(CHAIN, 0, None, &pks, &pks).unwrap();
+    let mut players: Vec<_> = v
+        .iter()
+        .map(|k| dkg::new_player(&info, k).unwrap())
+        .collect();
+    let mut signed = Vec::new();
+    for d in &v {
+        let (mut dealer, public, private) = dkg::start_dealer(&mut rng, &info, d, None).unwrap();
+        let public_bytes = dkg::encode_message(&public);
+        for (player, msg) in private {
+            let i = pks.iter().position(|p| *p == player).unwrap();
+            let priv_bytes = dkg::encode_message(&msg);
+            let ack = players[i]
+                .dealer_message::<commonware_utils::N3f1>(
+                    d.public_key().as_commonware().clone(),
+                    dkg::decode_dealer_pub_msg(&public_bytes).unwrap(),
+                    dkg::decode_dealer_priv_msg(&priv_bytes).unwrap(),
+                )
+                .unwrap()
+                .unwrap();
+            let ack = dkg::decode_player_ack(&dkg::encode_message(&ack)).unwrap();
+            dealer
+                .receive_player_ack(player.as_commonware().clone(), ack)
+                .unwrap();
+        }
+        let log = dealer.finalize::<commonware_utils::N3f1>();
+        signed.push(dkg::decode_signed_dealer_log(&dkg::encode_message(&log)).unwrap());
+    }
+    let logs = dkg::collect_logs(&info, signed);
+    let out = dkg::observe(&mut rng, logs.clone()).unwrap();
+    let (out0, share0) = dkg::finalize_player(&mut rng, players.remove(0), logs).unwrap();
+    assert_eq!(out, out0);
+    assert_eq!(
+        out.group().partial_public_key(share0.index()).unwrap(),
+        share0.public_key()
+    );
+    // garbage is a typed error
+    assert!(matches!(
+        dkg::decode_dealer_pub_msg(&[1, 2, 3]),
+        Err(Error::Malformed { .. })
+    ));
+    assert!(matches!(
+        dkg::decode_player_ack(&[]),
+        Err(Error::Malformed { .. })
+    ));
+    assert!(matches!(
+        dkg::decode_signed_dealer_log(&[0; 10]),
+        Err(Error::Malformed { .. })
+    ));
+    assert!(matches!(
+        dkg::decode_dealer_priv_msg(&[0xff; 32]),
+        Err(Error::Malformed { .. })
+    ));
 }

@@ -31,10 +31,19 @@ fn key() -> PrivateKey {
 #[test]
 fn seed_message_bytes() {
     assert_eq!(seed_message(&Round { epoch: 0, view: 1 }), [0x00, 0x01]);
-    assert_eq!(seed_message(&Round { epoch: 1, view: 300 }), [0x01, 0xac, 0x02]);
+    assert_eq!(
+        seed_message(&Round {
+            epoch: 1,
+            view: 300
+        }),
+        [0x01, 0xac, 0x02]
+    );
     assert_eq!(
         decode_round(&[0x01, 0xac, 0x02]).unwrap(),
-        Round { epoch: 1, view: 300 }
+        Round {
+            epoch: 1,
+            view: 300
+        }
     );
     assert_eq!(round_bytes(&Round { epoch: 0, view: 1 }), [0x00, 0x01]);
 }
@@ -50,14 +59,22 @@ fn notarize_vote_matches_noble() {
     let sig = key().sign_in(Domain::Notarize, 42, &msg);
     assert_eq!(sig.as_bytes(), unhex(NOTARIZE).as_slice());
     let pk = PublicKey::from_bytes(&unhex(PK)).unwrap();
-    pk.verify_in(Domain::Notarize, 42, &msg, &Signature::from_bytes(&unhex(NOTARIZE)).unwrap())
-        .unwrap();
+    pk.verify_in(
+        Domain::Notarize,
+        42,
+        &msg,
+        &Signature::from_bytes(&unhex(NOTARIZE)).unwrap(),
+    )
+    .unwrap();
 }
 
 #[test]
 fn seed_signature_matches_noble() {
     // A 1-of-1 "group": the seed is the key's signature over the round bytes.
-    let round = Round { epoch: 1, view: 300 };
+    let round = Round {
+        epoch: 1,
+        view: 300,
+    };
     let sig = key().sign_in(Domain::Seed, 42, &seed_message(&round));
     assert_eq!(sig.as_bytes(), unhex(SEED).as_slice());
     let seed = Seed {
@@ -68,12 +85,18 @@ fn seed_signature_matches_noble() {
     let mut label = RUNNER_SELECT_LABEL.to_vec();
     label.extend_from_slice(b"job-1");
     assert_eq!(seed.derive(&label, 32).unwrap(), unhex(HKDF_RUNNER_JOB1));
-    assert_eq!(derive(&seed.signature, &label, 32).unwrap(), unhex(HKDF_RUNNER_JOB1));
+    assert_eq!(
+        derive(&seed.signature, &label, 32).unwrap(),
+        unhex(HKDF_RUNNER_JOB1)
+    );
 }
 
 #[test]
 fn proof_of_possession_matches_noble() {
     let pop = key().proof_of_possession(42);
     assert_eq!(pop.as_bytes(), unhex(POP).as_slice());
-    key().public_key().verify_proof_of_possession(42, &pop).unwrap();
+    key()
+        .public_key()
+        .verify_proof_of_possession(42, &pop)
+        .unwrap();
 }

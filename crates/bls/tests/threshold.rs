@@ -4,7 +4,9 @@
 use cowboy_bls::{
     Domain, Error, PartialSignature, Round,
     seed::{recover_seed, seed_message, sign_seed_partial},
-    threshold::{deal, find_invalid_partials, recover, recover_verified, threshold_for, verify_partial},
+    threshold::{
+        deal, find_invalid_partials, recover, recover_verified, threshold_for, verify_partial,
+    },
 };
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
@@ -77,7 +79,10 @@ fn t_minus_one_cannot_recover() {
     out[0].index = 10;
     assert_eq!(
         recover(&group, &out),
-        Err(Error::PartialIndexOutOfRange { index: 10, total: 10 })
+        Err(Error::PartialIndexOutOfRange {
+            index: 10,
+            total: 10
+        })
     );
 }
 
@@ -95,7 +100,10 @@ fn bad_partial_is_identified() {
         Err(Error::VerificationFailed)
     );
     verify_partial(&group, b"ns", b"m", &partials[3]).unwrap();
-    assert_eq!(find_invalid_partials(&group, b"ns", b"m", &partials), vec![4, 8]);
+    assert_eq!(
+        find_invalid_partials(&group, b"ns", b"m", &partials),
+        vec![4, 8]
+    );
     // a recovery including the bad partials does not verify...
     let naive = recover(&group, &partials).unwrap();
     assert!(group.public_key().verify(b"ns", b"m", &naive).is_err());
@@ -120,7 +128,10 @@ fn seed_recovery_at_n100_t67() {
     let (group, shares) = deal(&mut rng, 100).unwrap();
     assert_eq!(group.threshold(), 67);
     let round = Round { epoch: 2, view: 41 };
-    let partials: Vec<_> = shares.iter().map(|s| sign_seed_partial(s, 1, &round)).collect();
+    let partials: Vec<_> = shares
+        .iter()
+        .map(|s| sign_seed_partial(s, 1, &round))
+        .collect();
     let a = recover_seed(&group, 1, &round, &partials[..67]).unwrap();
     let b = recover_seed(&group, 1, &round, &partials[33..]).unwrap();
     assert_eq!(a, b);
@@ -128,5 +139,37 @@ fn seed_recovery_at_n100_t67() {
     assert!(matches!(
         recover_seed(&group, 1, &round, &partials[..66]),
         Err(Error::NotEnoughPartials { have: 66, need: 67 })
+    ));
+}
+
+#[test]
+fn verified_recovery_skips_hostile_partials() {
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let (group, shares) = deal(&mut rng, 7).unwrap();
+    let good: Vec<_> = shares.iter().map(|s| s.sign(b"ns", b"m")).collect();
+    let reference = recover(&group, &good).unwrap();
+    let mut hostile = good.clone();
+    // an index outside the sharing, and a conflicting duplicate of index 2
+    hostile.push(PartialSignature {
+        index: 99,
+        signature: good[0].signature.clone(),
+    });
+    hostile.push(PartialSignature {
+        index: 2,
+        signature: good[3].signature.clone(),
+    });
+    assert!(recover(&group, &hostile).is_err());
+    assert_eq!(
+        find_invalid_partials(&group, b"ns", b"m", &hostile),
+        vec![7, 8]
+    );
+    assert_eq!(
+        recover_verified(&group, b"ns", b"m", &hostile).unwrap(),
+        reference
+    );
+    // not enough valid partials left
+    assert!(matches!(
+        recover_verified(&group, b"ns", b"m", &hostile[3..]),
+        Err(Error::NotEnoughPartials { .. })
     ));
 }

@@ -46,10 +46,14 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// Runs `source` as the program `filename` in a fresh PVM.
 #[napi]
-pub fn pvm_run(source: String, filename: String, options: Option<PvmRunOptions>) -> napi::Result<PvmRunOutcome, String> {
+pub fn pvm_run(
+    source: String,
+    filename: String,
+    options: Option<PvmRunOptions>,
+) -> napi::Result<PvmRunOutcome, String> {
     let mut limits = pvm_core::Limits::default();
     if let Some(limit) = options.and_then(|o| o.cycles_limit) {
-        if !(limit.is_finite() && limit >= 0.0 && limit <= MAX_SAFE_INTEGER && limit.fract() == 0.0) {
+        if !((0.0..=MAX_SAFE_INTEGER).contains(&limit) && limit.fract() == 0.0) {
             return Err(napi::Error::new(
                 "ERR_INVALID_ARG".to_owned(),
                 format!("cyclesLimit: expected a non-negative safe integer, got {limit}"),
@@ -60,7 +64,11 @@ pub fn pvm_run(source: String, filename: String, options: Option<PvmRunOptions>)
     let out = pvm_core::run_program(&source, &filename, &limits);
     Ok(PvmRunOutcome {
         stdout: out.stdout,
-        error: out.error.map(|e| PvmError { type_name: e.type_name, message: e.message, traceback: e.traceback }),
+        error: out.error.map(|e| PvmError {
+            type_name: e.type_name,
+            message: e.message,
+            traceback: e.traceback,
+        }),
         cycles: out.cycles_used as f64,
         cells: out.cells_used as f64,
     })
