@@ -58,7 +58,7 @@ fn native_dunder_attr(n: &Value, name: &str) -> Option<Value> {
 
 /// Cheap pre-filter, then exact match against [`FORBIDDEN_ATTRS`].
 #[inline]
-fn is_forbidden(name: &str) -> bool {
+pub(crate) fn is_forbidden(name: &str) -> bool {
     let b = name.as_bytes();
     let candidate = b.len() >= 6 && (name.starts_with("__") || b[1] == b'_' || b[2] == b'_');
     candidate && FORBIDDEN_ATTRS.contains(&name)
@@ -968,7 +968,7 @@ impl Vm {
                 {
                     let h = crate::dict::str_hash(name);
                     let mut d = inst.dict.d.borrow_mut();
-                    let slot = d.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == name));
+                    let slot = d.find_g(h, |k| crate::dict::str_key_eq(k, name));
                     match slot {
                         Some(i) => {
                             let old = d.slot_value_mut(i).map(|x| std::mem::replace(x, v));
@@ -1080,10 +1080,8 @@ impl Vm {
         }
         self.check_mem(64)?;
         let old = {
-            let mut d = inst.dict.d.borrow_mut();
-            let o = d.get_str(name).cloned();
-            d.set_str(Rc::new(PyStr::new(name)), v);
-            o
+            let h = crate::dict::str_hash(name);
+            inst.dict.d.borrow_mut().set_str_h(name, h, v)
         };
         drop(old);
         Ok(())

@@ -260,7 +260,31 @@ pub enum CodeKind {
     Class,
 }
 
-/// A compiled code object. Immutable once built.
+/// Per-instruction inline cache for `LOAD_GLOBAL` and `CALL_METHOD`.
+///
+/// `depth == 0` means empty. For `LOAD_GLOBAL`: depth 1 = the name lives in the globals dict at
+/// `slot` while the globals' [`crate::dict::Dict::version`] is `vers[0]`; depth 2 = it is absent
+/// from globals (version `vers[0]`) and lives in builtins (version `vers[1]`) at `slot`. For a
+/// method on an instance's class: the name was absent from the first `depth - 1` dicts of the
+/// class and its MRO and lives at `slot` of dict number `depth - 1`, with `vers[..depth]` the
+/// versions of those dicts. A hit only replaces dictionary probes whose outcome the versions
+/// pin down; it never changes charged cycles.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InlineCache {
+    /// Versions of the dicts consulted, in lookup order.
+    pub vers: [u64; 3],
+    /// Slot of the found entry in the last dict consulted.
+    pub slot: u32,
+    /// Number of dicts consulted (0 = empty cache).
+    pub depth: u8,
+    /// The name was absent from all `depth` dicts, which were the class and its whole MRO.
+    pub miss: bool,
+    /// `LOAD_ATTR`: slot of the instance dict where the name was last found (a hint that is
+    /// checked against the key before use, so it needs no invalidation).
+    pub hint: Option<u32>,
+}
+
+/// A compiled code object. Immutable once built (apart from its inline caches).
 #[derive(Debug)]
 pub struct Code {
     /// Function name (`<module>`, `<lambda>`, `<listcomp>` …).
@@ -303,4 +327,6 @@ pub struct Code {
     pub firstline: u32,
     /// Docstring.
     pub doc: Option<Rc<str>>,
+    /// One inline cache per instruction (same length as `instrs`).
+    pub caches: Box<[std::cell::Cell<InlineCache>]>,
 }

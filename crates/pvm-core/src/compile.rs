@@ -250,7 +250,11 @@ impl<'a> Compiler<'a> {
                 cell_params.push((ci as u32, li));
             }
         }
+        let caches = (0..u.instrs.len())
+            .map(|_| std::cell::Cell::new(crate::bytecode::InlineCache::default()))
+            .collect();
         Rc::new(Code {
+            caches,
             name: u.name,
             qualname: u.qualname,
             filename: self.filename.clone(),

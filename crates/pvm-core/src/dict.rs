@@ -18,18 +18,46 @@ pub struct Entry {
     pub value: Value,
 }
 
+thread_local! {
+    /// Source of [`Dict::version`] tags; only ever increases on this thread.
+    static NEXT_VERSION: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A fresh, never-before-used version tag (never 0).
+#[inline]
+fn next_version() -> u64 {
+    NEXT_VERSION.with(|c| {
+        let v = c.get() + 1;
+        c.set(v);
+        v
+    })
+}
+
 /// Insertion-ordered map with tombstones.
 #[derive(Debug, Default, Clone)]
 pub struct Dict {
     entries: Vec<Option<Entry>>,
     table: HashTable<usize>,
     len: usize,
+    version: u64,
 }
 
 impl Dict {
     /// Empty dict.
     pub fn new() -> Dict {
         Dict::default()
+    }
+    /// Key-layout version tag, used by the interpreter's inline caches.
+    ///
+    /// Invariant: every change to the set of keys or to the slot a key lives in (insertion,
+    /// removal, compaction, clearing) gives the dict a tag drawn from a per-thread counter that
+    /// never repeats, so two dicts with equal non-zero tags hold the same keys in the same slots
+    /// (one is an unmodified clone of the other). Overwriting the value of an existing key keeps
+    /// the tag: a cache that remembers a slot index stays valid and reads the current value. The
+    /// tag only ever feeds equality tests, never results, so it cannot affect determinism.
+    #[inline]
+    pub fn version(&self) -> u64 {
+        self.version
     }
     /// Number of live entries.
     #[inline]
@@ -60,6 +88,11 @@ impl Dict {
     }
     /// Find the slot of `key` with hash `hash`; `eq(stored, key)` decides equality.
     pub fn find(&self, hash: u64, eq: &mut dyn FnMut(&Value) -> bool) -> Option<usize> {
+        self.find_g(hash, eq)
+    }
+    /// [`Dict::find`] with a statically known equality test (inlined on the str fast paths).
+    #[inline]
+    pub fn find_g(&self, hash: u64, mut eq: impl FnMut(&Value) -> bool) -> Option<usize> {
         let entries = &self.entries;
         self.table
             .find(hash, |&i| match &entries[i] {
@@ -71,6 +104,7 @@ impl Dict {
     /// Append a new entry (the caller checked that the key is absent).
     pub fn push(&mut self, hash: u64, key: Value, value: Value) {
         let idx = self.entries.len();
+        self.version = next_version();
         self.entries.push(Some(Entry { hash, key, value }));
         let entries = &self.entries;
         self.table
@@ -80,6 +114,7 @@ impl Dict {
     /// Remove the entry at slot `i`.
     pub fn remove_slot(&mut self, i: usize) -> Option<Entry> {
         let e = self.entries.get_mut(i)?.take()?;
+        self.version = next_version();
         if let Ok(o) = self.table.find_entry(e.hash, |&j| j == i) {
             o.remove();
         }
@@ -120,6 +155,7 @@ impl Dict {
     }
     /// Remove everything.
     pub fn clear(&mut self) {
+        self.version = next_version();
         self.entries.clear();
         self.table.clear();
         self.len = 0;
@@ -127,7 +163,7 @@ impl Dict {
     /// Lookup with a str key (fast path for namespaces).
     pub fn get_str(&self, key: &str) -> Option<&Value> {
         let h = str_hash(key);
-        let i = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == key))?;
+        let i = self.find_g(h, |k| str_key_eq(k, key))?;
         self.entries[i].as_ref().map(|e| &e.value)
     }
     /// Lookup with a str key whose [`str_hash`] is already known.
@@ -136,14 +172,22 @@ impl Dict {
         if self.len == 0 {
             return None;
         }
-        let i = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == key))?;
+        let i = self.find_g(h, |k| str_key_eq(k, key))?;
         self.entries[i].as_ref().map(|e| &e.value)
+    }
+    /// Slot of a str key whose [`str_hash`] is already known.
+    #[inline]
+    pub fn find_str_h(&self, key: &str, h: u64) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        self.find_g(h, |k| str_key_eq(k, key))
     }
     /// Insert or overwrite with a str key (namespaces).
     pub fn set_str(&mut self, key: std::rc::Rc<crate::value::PyStr>, value: Value) {
         let h = str_hash(&key.s);
         let ks: &str = &key.s;
-        if let Some(i) = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == ks)) {
+        if let Some(i) = self.find_g(h, |k| str_key_eq(k, ks)) {
             if let Some(Some(e)) = self.entries.get_mut(i) {
                 e.value = value;
             }
@@ -151,12 +195,60 @@ impl Dict {
             self.push(h, Value::Str(key), value);
         }
     }
+    /// Insert or overwrite the str key `key` whose [`str_hash`] is `h`, returning the previous
+    /// value. The key object is only allocated when the key is absent, so overwriting an existing
+    /// attribute allocates nothing.
+    pub fn set_str_h(&mut self, key: &str, h: u64, value: Value) -> Option<Value> {
+        if let Some(i) = self.find_g(h, |k| str_key_eq(k, key)) {
+            return self
+                .entries
+                .get_mut(i)
+                .and_then(|e| e.as_mut())
+                .map(|e| std::mem::replace(&mut e.value, value));
+        }
+        self.push(
+            h,
+            Value::Str(std::rc::Rc::new(crate::value::PyStr::new(key))),
+            value,
+        );
+        None
+    }
     /// Remove a str key.
     pub fn del_str(&mut self, key: &str) -> Option<Value> {
         let h = str_hash(key);
-        let i = self.find(h, &mut |k| matches!(k, Value::Str(s) if &*s.s == key))?;
+        let i = self.find_g(h, |k| str_key_eq(k, key))?;
         self.remove_slot(i).map(|e| e.value)
     }
+}
+
+/// True when `k` is a str equal to `key`. Inlined word-wise comparison for the short names
+/// that dominate namespace lookups (the hash already matched, so this is a confirmation).
+#[inline]
+pub fn str_key_eq(k: &Value, key: &str) -> bool {
+    let Value::Str(s) = k else {
+        return false;
+    };
+    let (a, b) = (s.s.as_bytes(), key.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.as_ptr() == b.as_ptr() {
+        return true;
+    }
+    if a.len() > 32 {
+        return a == b;
+    }
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let (mut wx, mut wy) = ([0u8; 8], [0u8; 8]);
+        wx.copy_from_slice(x);
+        wy.copy_from_slice(y);
+        if u64::from_ne_bytes(wx) != u64::from_ne_bytes(wy) {
+            return false;
+        }
+    }
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    ra.iter().zip(rb).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// Deterministic str hash (FNV-1a 64 over UTF-8, never 0 or u64::MAX).
@@ -201,6 +293,52 @@ mod tests {
             d.pop_last().map(|e| e.value),
             Some(Value::Int(39))
         ));
+    }
+
+    #[test]
+    fn set_str_h_overwrites_in_place_and_returns_old() {
+        let mut d = Dict::new();
+        let h = str_hash("x");
+        assert!(d.set_str_h("x", h, Value::Int(1)).is_none());
+        assert!(d.set_str_h("y", str_hash("y"), Value::Int(2)).is_none());
+        assert!(matches!(
+            d.set_str_h("x", h, Value::Int(3)),
+            Some(Value::Int(1))
+        ));
+        assert_eq!(d.len(), 2);
+        let vals: Vec<i64> = d
+            .iter()
+            .map(|e| if let Value::Int(i) = e.value { i } else { -1 })
+            .collect();
+        assert_eq!(vals, vec![3, 2]);
+    }
+
+    #[test]
+    fn str_key_eq_matches_plain_equality() {
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "abcdefghi",
+            "abcdefghj",
+            "x_long_attribute_name_1",
+            "x_long_attribute_name_2",
+            "é",
+            "e\u{301}",
+            "a_very_long_name_that_exceeds_thirty_two_bytes_0",
+            "a_very_long_name_that_exceeds_thirty_two_bytes_1",
+        ];
+        for a in words {
+            let k = Value::str(a);
+            for b in words {
+                assert_eq!(str_key_eq(&k, b), a == b, "{a:?} vs {b:?}");
+            }
+        }
+        assert!(!str_key_eq(&Value::Int(1), "1"));
     }
 
     #[test]

@@ -111,6 +111,8 @@ pub struct Vm {
     pub(crate) native_depth: u32,
     pub(crate) repr_stack: Vec<usize>,
     pub(crate) stack_pool: Vec<Vec<Value>>,
+    /// Emptied fast-local vectors of returned frames, reused by calls.
+    pub(crate) locals_pool: Vec<Vec<Option<Value>>>,
     pub(crate) tmpfs: crate::tmpfs::TmpFs,
     pub(crate) file_class: Option<Rc<Class>>,
     pub(crate) view_classes: [Option<Rc<Class>>; 3],
@@ -154,6 +156,7 @@ impl Vm {
             native_depth: 0,
             repr_stack: Vec::new(),
             stack_pool: Vec::new(),
+            locals_pool: Vec::new(),
             tmpfs: Default::default(),
             file_class: None,
             view_classes: [None, None, None],
@@ -313,7 +316,8 @@ impl Vm {
         let argc = code.argcount as usize;
         let kwonly = code.kwonlycount as usize;
         if kwargs.is_empty() && !code.varargs && !code.varkw && args.len() == argc && kwonly == 0 {
-            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+            let mut locals = self.locals_pool.pop().unwrap_or_default();
+            locals.reserve(nlocals);
             locals.extend(args.into_iter().map(Some));
             locals.resize(nlocals, None);
             return Ok(locals);
@@ -875,7 +879,7 @@ impl Vm {
                     let old = {
                         let mut d = g.dict.borrow_mut();
                         let h = crate::dict::str_hash(&name);
-                        match d.find(h, &mut |k| matches!(k, Value::Str(s) if *s.s == *name)) {
+                        match d.find_g(h, |k| crate::dict::str_key_eq(k, &name)) {
                             Some(slot) => d.slot_value_mut(slot).map(|x| std::mem::replace(x, v)),
                             None => {
                                 d.push(h, Value::str(&*name), v);
@@ -951,26 +955,111 @@ impl Vm {
                 }
                 Instr::SetupAnnotations => {}
                 Instr::LoadAttr(i) => {
-                    let f = self.fr();
-                    let obj = f.stack.pop().unwrap_or_default();
-                    // Fast path: plain instance attribute found in the instance dict.
+                    let n = self.frames.len();
+                    let obj = self.frames[n - 1].stack.pop().unwrap_or_default();
+                    // Fast path: plain instance attribute found in the instance dict. When the
+                    // class has data descriptors, the (inline-cached) class lookup must first
+                    // show that the name is absent from the class or bound to a plain function,
+                    // exactly the cases where `get_attr` consults the instance dict next.
                     if let Value::Instance(inst) = &obj {
                         let fl = inst.class.borrow().flags.get();
-                        if fl & (CLS_GETATTRIBUTE | CLS_DATA_DESCR) == 0 {
+                        let inst_first = fl & CLS_GETATTRIBUTE == 0
+                            && (fl & CLS_DATA_DESCR == 0 || {
+                                let cls = inst.class.borrow().clone();
+                                let f = &self.frames[n - 1];
+                                let h = f.code.name_hashes[i as usize];
+                                matches!(
+                                    self.class_lookup_cached(&cls, &f.code.names[i as usize], h),
+                                    None | Some(Value::Function(_))
+                                )
+                            });
+                        if inst_first {
+                            let f = &self.frames[n - 1];
                             let name = &f.code.names[i as usize];
                             let h = f.code.name_hashes[i as usize];
-                            let hit = inst.dict.d.borrow().get_str_h(name, h).cloned();
+                            // The hint is the slot where this instruction last found the name.
+                            // Keys are unique, so a slot that still holds this exact key is the
+                            // key's slot; no version check is needed.
+                            let cell = &f.code.caches[f.ip - 1];
+                            let c = cell.get();
+                            let d = inst.dict.d.borrow();
+                            let hinted = c
+                                .hint
+                                .and_then(|s| d.slot(s as usize))
+                                .filter(|e| e.hash == h && crate::dict::str_key_eq(&e.key, name));
+                            let hit = match hinted {
+                                Some(e) => Some(e.value.clone()),
+                                None => d.find_str_h(name, h).and_then(|slot| {
+                                    cell.set(crate::bytecode::InlineCache {
+                                        hint: Some(slot as u32),
+                                        ..cell.get()
+                                    });
+                                    d.slot(slot).map(|e| e.value.clone())
+                                }),
+                            };
+                            drop(d);
                             if let Some(v) = hit {
-                                f.stack.push(v);
+                                self.frames[n - 1].stack.push(v);
                                 continue;
                             }
                         }
                     }
+                    let f = &self.frames[n - 1];
                     let name = f.code.names[i as usize].clone();
                     let v = self.get_attr(&obj, &name)?;
                     self.push(v);
                 }
                 Instr::StoreAttr(i) => {
+                    // Fast path: overwrite an attribute already present in a plain instance's
+                    // dict (the same case `set_attr` handles first), using the slot this
+                    // instruction last wrote as a hint. Keys are unique, so a slot holding this
+                    // exact key is the key's slot.
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    let plain = match f.stack.get(n.wrapping_sub(1)) {
+                        Some(Value::Instance(inst)) if n >= 2 && inst.exc.is_none() => {
+                            let cls = inst.class.borrow();
+                            let ok = !(cls.builtin && cls.kind == TypeKind::Object)
+                                && cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
+                                && cls.slots.is_none();
+                            ok.then(|| inst.clone())
+                        }
+                        _ => None,
+                    };
+                    if let Some(inst) = plain {
+                        let name = &f.code.names[i as usize];
+                        let h = f.code.name_hashes[i as usize];
+                        if !crate::attr::is_forbidden(name) {
+                            let cell = &f.code.caches[f.ip - 1];
+                            let c = cell.get();
+                            let mut d = inst.dict.d.borrow_mut();
+                            let slot = match d.slot(c.slot as usize) {
+                                Some(e)
+                                    if c.depth == 1
+                                        && e.hash == h
+                                        && crate::dict::str_key_eq(&e.key, name) =>
+                                {
+                                    Some(c.slot as usize)
+                                }
+                                _ => d.find_str_h(name, h),
+                            };
+                            if let Some(slot) = slot {
+                                cell.set(crate::bytecode::InlineCache {
+                                    vers: [0; 3],
+                                    slot: slot as u32,
+                                    depth: 1,
+                                    ..Default::default()
+                                });
+                                let obj = f.stack.pop();
+                                let v = f.stack.pop().unwrap_or_default();
+                                let old = d.slot_value_mut(slot).map(|x| std::mem::replace(x, v));
+                                drop(d);
+                                drop(old);
+                                drop(obj);
+                                continue;
+                            }
+                        }
+                    }
                     let name = self.fr().code.names[i as usize].clone();
                     let obj = self.pop();
                     let v = self.pop();
@@ -1353,7 +1442,8 @@ impl Vm {
                     }
                 }
                 Instr::Call(argc) => {
-                    let f = self.fr();
+                    let nf = self.frames.len();
+                    let f = &mut self.frames[nf - 1];
                     let at = f.stack.len() - argc as usize;
                     let callee_at = at - 1;
                     if let Value::Function(func) = &f.stack[callee_at] {
@@ -1366,7 +1456,8 @@ impl Vm {
                             && code.argcount == argc
                         {
                             let nlocals = code.varnames.len();
-                            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+                            let mut locals = self.locals_pool.pop().unwrap_or_default();
+                            locals.reserve(nlocals);
                             locals.extend(f.stack.drain(at..).map(Some));
                             f.stack.pop();
                             locals.resize(nlocals, None);
@@ -1434,7 +1525,8 @@ impl Vm {
                         _ => None,
                     };
                     if let Some((cls, name, nh)) = cand
-                        && let Some(Value::Function(func)) = self.class_lookup_h(&cls, &name, nh)
+                        && let Some(Value::Function(func)) =
+                            self.class_lookup_cached(&cls, &name, nh)
                     {
                         let code = &func.code;
                         if code.kind != CodeKind::Generator
@@ -1445,7 +1537,8 @@ impl Vm {
                         {
                             let nlocals = code.varnames.len();
                             let f = &mut self.frames[n - 1];
-                            let mut locals: Vec<Option<Value>> = Vec::with_capacity(nlocals);
+                            let mut locals = self.locals_pool.pop().unwrap_or_default();
+                            locals.reserve(nlocals);
                             locals.extend(f.stack.drain(at - 1..).map(Some));
                             locals.resize(nlocals, None);
                             let frame = self.frame_for(&func, locals);
@@ -1576,10 +1669,14 @@ impl Vm {
                     let v = self.pop();
                     let f = self.frames.pop().expect("frame");
                     let mut stack = f.stack;
-                    drop(f.locals);
+                    let mut locals = f.locals;
+                    locals.clear();
                     stack.clear();
                     if self.stack_pool.len() < 64 && stack.capacity() <= 64 {
                         self.stack_pool.push(stack);
+                    }
+                    if self.locals_pool.len() < 64 && locals.capacity() <= 64 {
+                        self.locals_pool.push(locals);
                     }
                     if self.frames.len() <= base {
                         return Ok(RunExit::Return(v));
@@ -1958,16 +2055,117 @@ impl Vm {
         self.call_push(&m, args, kwargs)
     }
 
+    /// [`Vm::class_lookup_h`] through the inline cache of the instruction being executed in
+    /// the top frame. Same result as the uncached lookup: a hit requires every dict the lookup
+    /// would consult to still carry the version it had when the cache was filled.
+    fn class_lookup_cached(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
+        let f = self.frames.last()?;
+        let cell = &f.code.caches[f.ip - 1];
+        let level = |j: usize| -> Option<&Rc<Class>> {
+            if j == 0 {
+                Some(cls)
+            } else {
+                cls.mro.get(j - 1)
+            }
+        };
+        let c = cell.get();
+        if c.depth >= 1 {
+            let k = c.depth as usize - 1;
+            let valid =
+                (0..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == c.vers[j]));
+            if valid && c.miss && cls.mro.len() == k {
+                return None;
+            }
+            if valid
+                && !c.miss
+                && let Some(d) = level(k)
+                && let Some(e) = d.dict.borrow().slot(c.slot as usize)
+            {
+                return Some(e.value.clone());
+            }
+        }
+        let mut vers = [0u64; 3];
+        for j in 0..=cls.mro.len() {
+            let d = level(j)?.dict.borrow();
+            if let Some(v) = vers.get_mut(j) {
+                *v = d.version();
+            }
+            if let Some(slot) = d.find_str_h(name, h) {
+                if j < vers.len() {
+                    cell.set(crate::bytecode::InlineCache {
+                        vers,
+                        slot: slot as u32,
+                        depth: (j + 1) as u8,
+                        miss: false,
+                        hint: c.hint,
+                    });
+                }
+                return d.slot(slot).map(|e| e.value.clone());
+            }
+        }
+        if cls.mro.len() < vers.len() {
+            cell.set(crate::bytecode::InlineCache {
+                vers,
+                slot: 0,
+                depth: (cls.mro.len() + 1) as u8,
+                miss: true,
+                hint: c.hint,
+            });
+        }
+        None
+    }
+
     fn load_global(&mut self, i: u32) -> PyResult<Value> {
         let n = self.frames.len();
         let f = &self.frames[n - 1];
+        // Inline cache of the instruction being executed (`ip` already points past it).
+        let cell = &f.code.caches[f.ip - 1];
+        let c = cell.get();
+        {
+            let g = f.globals.dict.borrow();
+            let gv = g.version();
+            if c.depth == 1 && c.vers[0] == gv {
+                if let Some(e) = g.slot(c.slot as usize) {
+                    return Ok(e.value.clone());
+                }
+            } else if c.depth == 2 && c.vers[0] == gv {
+                let b = self.builtins.dict.borrow();
+                if c.vers[1] == b.version()
+                    && let Some(e) = b.slot(c.slot as usize)
+                {
+                    return Ok(e.value.clone());
+                }
+            }
+        }
         let name = &f.code.names[i as usize];
         let h = f.code.name_hashes[i as usize];
-        if let Some(v) = f.globals.dict.borrow().get_str_h(name, h) {
-            return Ok(v.clone());
+        {
+            let g = f.globals.dict.borrow();
+            if let Some(slot) = g.find_str_h(name, h) {
+                cell.set(crate::bytecode::InlineCache {
+                    vers: [g.version(), 0, 0],
+                    slot: slot as u32,
+                    depth: 1,
+                    ..Default::default()
+                });
+                if let Some(e) = g.slot(slot) {
+                    return Ok(e.value.clone());
+                }
+            }
         }
-        if let Some(v) = self.builtins.dict.borrow().get_str_h(name, h) {
-            return Ok(v.clone());
+        {
+            let b = self.builtins.dict.borrow();
+            if let Some(slot) = b.find_str_h(name, h) {
+                cell.set(crate::bytecode::InlineCache {
+                    vers: [f.globals.dict.borrow().version(), b.version(), 0],
+                    slot: slot as u32,
+                    depth: 2,
+                    ..Default::default()
+                });
+                if let Some(e) = b.slot(slot) {
+                    return Ok(e.value.clone());
+                }
+            }
         }
         let name = name.clone();
         if &*name == "__builtins__" {
