@@ -21,7 +21,10 @@ pub const MODULES: &[(&str, &str)] = &[
 
 /// The source of module `name`, if it is one of ours.
 pub fn source(name: &str) -> Option<&'static str> {
-    MODULES.binary_search_by(|(n, _)| n.cmp(&name)).ok().map(|i| MODULES[i].1)
+    MODULES
+        .binary_search_by(|(n, _)| n.cmp(&name))
+        .ok()
+        .map(|i| MODULES[i].1)
 }
 
 #[cfg(test)]
@@ -30,11 +33,17 @@ mod tests {
 
     #[test]
     fn modules_are_sorted_and_found() {
-        assert!(MODULES.windows(2).all(|w| w[0].0 < w[1].0), "MODULES must stay sorted by name");
+        assert!(
+            MODULES.windows(2).all(|w| w[0].0 < w[1].0),
+            "MODULES must stay sorted by name"
+        );
         for (name, src) in MODULES {
             assert_eq!(source(name), Some(*src));
             // canonical source, like actor code: LF only, no BOM, no tabs for indentation
-            assert!(!src.contains('\r') && !src.starts_with('\u{feff}'), "{name}");
+            assert!(
+                !src.contains('\r') && !src.starts_with('\u{feff}'),
+                "{name}"
+            );
         }
         assert_eq!(source("os"), None);
     }
