@@ -1637,11 +1637,7 @@ fn percent_core(
                 let f = spec
                     .resolve(sw.as_ref(), sp.as_ref())
                     .map_err(|e| terr(vm, e))?;
-                vm.check_mem(
-                    f.width
-                        .unwrap_or(0)
-                        .saturating_add(f.precision.unwrap_or(0)),
-                )?;
+                vm.charge_format_size(f.width.unwrap_or(0), f.precision.unwrap_or(0))?;
                 let v = match &spec.key {
                     Some(k) => {
                         if !is_mapping {

@@ -2045,19 +2045,35 @@ impl Vm {
     /// `format(v, spec)`
     pub fn format(&mut self, v: &Value, spec: &str) -> PyResult<String> {
         if !spec.is_empty() {
-            // Width and precision are allocation sizes: check them against the heap cap first.
-            if let Ok(sp) = pvm_text::format_spec::parse_format_spec(spec, "str") {
-                self.check_mem(sp.width.unwrap_or(0).saturating_mul(4))?;
-                self.charge(sp.width.unwrap_or(0) as u64 / 4)?;
+            // Width and precision are allocation (and, for floats, work) sizes: every run of
+            // digits in the spec is one of them (or a digit fill character), so their sum
+            // bounds what the formatter can be asked to do. Charge it before formatting.
+            let (mut width, mut precision, mut run, mut len, mut after_dot) =
+                (0usize, 0usize, 0usize, 0, false);
+            for c in spec.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    len += 1;
+                    if len > 9 {
+                        return Err(Flow::Abort(Abort::Memory));
+                    }
+                    run = run * 10 + d as usize;
+                } else {
+                    if after_dot {
+                        precision = precision.saturating_add(run)
+                    } else {
+                        width = width.saturating_add(run)
+                    }
+                    after_dot = c == '.';
+                    run = 0;
+                    len = 0;
+                }
             }
-            let digits: String = spec
-                .chars()
-                .skip_while(|c| !c.is_ascii_digit())
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            if digits.len() > 9 {
-                return Err(Flow::Abort(Abort::Memory));
+            if after_dot {
+                precision = precision.saturating_add(run)
+            } else {
+                width = width.saturating_add(run)
             }
+            self.charge_format_size(width, precision)?;
         }
         let terr = |vm: &Vm, e: pvm_text::TextError| crate::builtins::text_err(vm, e);
         match v {

@@ -197,6 +197,19 @@ impl Vm {
         Ok(())
     }
 
+    /// Charges the work a format spec asks for before it is done: `width` and `precision`
+    /// size the output (checked against the heap cap, linear cost), and a float precision
+    /// beyond 1,000 digits also means exact decimal expansion whose cost grows faster than
+    /// linearly (charged `precision² / 64` cycles), so no spec can do unmetered work.
+    pub fn charge_format_size(&mut self, width: usize, precision: usize) -> PyResult<()> {
+        self.check_mem(width.saturating_add(precision).saturating_mul(4))?;
+        self.charge((width as u64).saturating_add(precision as u64) / 4)?;
+        if precision > 1_000 {
+            self.charge((precision as u64).saturating_mul(precision as u64) / 64)?;
+        }
+        Ok(())
+    }
+
     /// Enter a native recursion level.
     pub fn enter_native(&mut self) -> PyResult<()> {
         self.native_depth += 1;

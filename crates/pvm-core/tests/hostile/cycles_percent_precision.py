@@ -1,0 +1,5 @@
+# expect: OutOfCycles
+# cycles: 80000000
+# The same through %-formatting.
+x = "%.*f" % (1000000, 2.5)
+print(len(x))
