@@ -63,10 +63,9 @@ case "$task" in
   bench) setup; node bench/run.ts "$@" ;;
   devnet)
     setup
-    # The chain itself arrives with the devnet issue (#8); until then this
-    # command opens the cowboy CLI, which is what it will extend.
-    echo "cowboy: the single-node devnet is not built yet (issue #8); here is the cowboy CLI:" >&2
-    exec node ts/cli/bin/cowboy.js --help
+    # The single-node devnet in the foreground (Ctrl-C stops it); options after `--`,
+    # e.g. `npm run devnet -- --block-time 500 --reset`.
+    exec node ts/node/src/cowboyd.ts "$@"
     ;;
   cowboy) setup; exec node ts/cli/bin/cowboy.js "$@" ;;
   *) echo "usage: scripts/task.sh setup|build-native|test|lint|bench|devnet|cowboy" >&2; exit 2 ;;

@@ -4,3 +4,4 @@
 mod bls;
 pub mod codec;
 pub mod pvm;
+mod state;

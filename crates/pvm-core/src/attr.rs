@@ -138,7 +138,9 @@ pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64
     Ok((start, stop, step, count))
 }
 
-fn norm_index(i: i64, len: usize) -> Option<usize> {
+/// Python index `i` into a sequence of `len` items (negative counts from the end), if in range.
+#[inline]
+pub(crate) fn norm_index(i: i64, len: usize) -> Option<usize> {
     let len = len as i64;
     let j = if i < 0 { i + len } else { i };
     if j < 0 || j >= len {

@@ -1902,26 +1902,8 @@ pub fn str_format(vm: &mut Vm, fmt: &str, args: &[Value], kw: &Kw) -> PyResult<S
 
 /// `import name`
 impl Vm {
-    /// Import a (native, whitelisted) module.
+    /// Import a whitelisted module, charging the CIP-3 import cost (see [`crate::modules`]).
     pub fn import(&mut self, name: &str) -> PyResult<Value> {
-        if let Some((_, m)) = self.modules.iter().find(|(n, _)| &**n == name) {
-            let m = m.clone();
-            self.charge(cost::IMPORT_CACHED)?;
-            return Ok(m);
-        }
-        match crate::modules::load(self, name) {
-            Some(m) => {
-                self.charge(cost::IMPORT_FIRST)?;
-                self.modules.push((Rc::from(name), m.clone()));
-                Ok(m)
-            }
-            None => {
-                self.charge(cost::IMPORT_FAILED)?;
-                Err(self.exc(
-                    "ImportError",
-                    format!("module '{name}' is not available in the PVM"),
-                ))
-            }
-        }
+        crate::modules::import(self, name)
     }
 }

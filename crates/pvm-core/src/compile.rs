@@ -62,6 +62,9 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
         depth: 0,
     };
     c.push_unit(0, "<module>".into(), "<module>".into(), CodeKind::Module, 1);
+    if has_annotations(&module.body) {
+        c.emit(Instr::SetupAnnotations);
+    }
     c.stmts(&module.body)?;
     let k = c.const_(Value::None);
     c.emit(Instr::LoadConst(k));
@@ -471,6 +474,19 @@ impl<'a> Compiler<'a> {
                 if let Some(v) = &a.value {
                     self.expr(v)?;
                     self.assign(&a.target)?;
+                }
+                // In class bodies and at module level, `name: ann` records the evaluated
+                // annotation in `__annotations__` (set up by `SetupAnnotations`).
+                if let Expr::Name(n) = &*a.target
+                    && a.simple
+                    && matches!(self.u().kind, CodeKind::Module | CodeKind::Class)
+                {
+                    self.expr(&a.annotation)?;
+                    let ni = self.name("__annotations__");
+                    self.emit(Instr::LoadName(ni));
+                    let k = self.str_const(n.id.as_str());
+                    self.emit(Instr::LoadConst(k));
+                    self.emit(Instr::StoreSubscr);
                 }
             }
             Stmt::Pass(_) => {}
@@ -1096,6 +1112,9 @@ impl<'a> Compiler<'a> {
             self.emit(Instr::LoadConst(k));
             let ni = self.name("__doc__");
             self.emit(Instr::StoreName(ni));
+        }
+        if has_annotations(&c.body) {
+            self.emit(Instr::SetupAnnotations);
         }
         self.stmts(&c.body)?;
         let k = self.const_(Value::None);
@@ -2094,4 +2113,27 @@ mod tests {
         assert_eq!(f.ncells, 1);
         assert_eq!(&*f.cellnames[0], "x");
     }
+}
+
+/// True if `body` (not counting nested functions and classes) has a `name: annotation`
+/// statement, so its namespace needs `__annotations__`.
+fn has_annotations(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::AnnAssign(a) => a.simple && matches!(&*a.target, Expr::Name(_)),
+        Stmt::If(i) => {
+            has_annotations(&i.body) || i.elif_else_clauses.iter().any(|c| has_annotations(&c.body))
+        }
+        Stmt::For(f) => has_annotations(&f.body) || has_annotations(&f.orelse),
+        Stmt::While(w) => has_annotations(&w.body) || has_annotations(&w.orelse),
+        Stmt::With(w) => has_annotations(&w.body),
+        Stmt::Try(t) => {
+            has_annotations(&t.body)
+                || has_annotations(&t.orelse)
+                || has_annotations(&t.finalbody)
+                || t.handlers.iter().any(|h| match h {
+                    ast::ExceptHandler::ExceptHandler(h) => has_annotations(&h.body),
+                })
+        }
+        _ => false,
+    })
 }

@@ -9,6 +9,7 @@
 //!
 //! The stable entry point is [`run_program`].
 
+pub mod actor;
 pub mod attr;
 pub mod builtins;
 pub mod bytecode;
@@ -17,6 +18,7 @@ pub mod cost;
 pub mod dict;
 pub mod float;
 pub mod heap;
+pub mod host;
 pub mod int;
 pub mod methods;
 pub mod modules;
@@ -161,7 +163,7 @@ pub fn run_program_here(source: &str, filename: &str, limits: &Limits) -> RunOut
     out
 }
 
-fn error_info(vm: &mut Vm, f: Flow) -> PyErrorInfo {
+pub(crate) fn error_info(vm: &mut Vm, f: Flow) -> PyErrorInfo {
     match f {
         Flow::Abort(a) => {
             let (t, m) = match a {

@@ -507,6 +507,18 @@ pub enum Wrapper {
 }
 
 impl Value {
+    /// Same as `clone`, with the immediate variants (int, float, bool, None) copied inline
+    /// instead of through the generic clone; used on the interpreter's hot paths.
+    #[inline(always)]
+    pub fn clone_fast(&self) -> Value {
+        match self {
+            Value::Int(i) => Value::Int(*i),
+            Value::Float(f) => Value::Float(*f),
+            Value::Bool(b) => Value::Bool(*b),
+            Value::None => Value::None,
+            _ => self.clone(),
+        }
+    }
     /// Make a str value.
     pub fn str(s: impl Into<Box<str>>) -> Value {
         Value::Str(Rc::new(PyStr::new(s)))

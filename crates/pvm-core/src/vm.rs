@@ -116,6 +116,10 @@ pub struct Vm {
     pub(crate) tmpfs: crate::tmpfs::TmpFs,
     pub(crate) file_class: Option<Rc<Class>>,
     pub(crate) view_classes: [Option<Rc<Class>>; 3],
+    /// Per-invocation state of the standard-library modules (compiled-regex cache).
+    pub(crate) stdlib: crate::modules::State,
+    /// Actor execution state (host, effects, storage accounting); None outside an actor call.
+    pub(crate) actor: Option<Box<crate::host::ActorState>>,
 }
 
 impl std::fmt::Debug for Vm {
@@ -160,6 +164,8 @@ impl Vm {
             tmpfs: Default::default(),
             file_class: None,
             view_classes: [None, None, None],
+            stdlib: Default::default(),
+            actor: None,
         };
         crate::builtins::install(&mut vm);
         vm
@@ -821,14 +827,14 @@ impl Vm {
                 Instr::Nop | Instr::GenStart => {}
                 Instr::LoadConst(k) => {
                     let f = self.fr();
-                    let v = f.code.consts[k as usize].clone();
+                    let v = f.code.consts[k as usize].clone_fast();
                     f.stack.push(v);
                 }
                 Instr::LoadFast(i) => {
                     let f = self.fr();
                     match &f.locals[i as usize] {
                         Some(v) => {
-                            let v = v.clone();
+                            let v = v.clone_fast();
                             f.stack.push(v);
                         }
                         None => {
@@ -966,7 +972,25 @@ impl Vm {
                     };
                     f.stack.push(v);
                 }
-                Instr::SetupAnnotations => {}
+                Instr::SetupAnnotations => {
+                    // `__annotations__ = {}` in the class namespace / module globals.
+                    let f = self.fr();
+                    let key = Rc::new(PyStr::new("__annotations__"));
+                    let d = Value::dict(Dict::new());
+                    match &f.ns {
+                        Some(ns) => {
+                            if ns.d.borrow().get_str("__annotations__").is_none() {
+                                ns.d.borrow_mut().set_str(key, d);
+                            }
+                        }
+                        None => {
+                            let g = f.globals.clone();
+                            if g.dict.borrow().get_str("__annotations__").is_none() {
+                                g.dict.borrow_mut().set_str(key, d);
+                            }
+                        }
+                    }
+                }
                 Instr::LoadAttr(i) => {
                     let n = self.frames.len();
                     let obj = self.frames[n - 1].stack.pop().unwrap_or_default();
@@ -1084,12 +1108,55 @@ impl Vm {
                     self.del_attr(&obj, &name)?;
                 }
                 Instr::Subscr => {
+                    // Fast path: list / tuple indexed by an in-range int, exactly what
+                    // `getitem` does for these operands (it charges nothing extra).
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    if n >= 2
+                        && let Value::Int(i) = f.stack[n - 1]
+                    {
+                        let hit = match &f.stack[n - 2] {
+                            Value::List(l) => {
+                                let v = l.v.borrow();
+                                crate::attr::norm_index(i, v.len()).map(|j| v[j].clone_fast())
+                            }
+                            Value::Tuple(t) => {
+                                crate::attr::norm_index(i, t.v.len()).map(|j| t.v[j].clone_fast())
+                            }
+                            _ => None,
+                        };
+                        if let Some(v) = hit {
+                            f.stack.pop();
+                            let o = std::mem::replace(&mut f.stack[n - 2], v);
+                            drop(o);
+                            continue;
+                        }
+                    }
                     let k = self.pop();
                     let o = self.pop();
                     let v = self.getitem(&o, &k)?;
                     self.push(v);
                 }
                 Instr::StoreSubscr => {
+                    // Fast path: `list[int] = v` with an in-range index (as in `setitem`).
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    if n >= 3
+                        && let Value::Int(i) = f.stack[n - 1]
+                        && let Value::List(l) = &f.stack[n - 2]
+                    {
+                        let len = l.v.borrow().len();
+                        if let Some(j) = crate::attr::norm_index(i, len) {
+                            let l = l.clone();
+                            f.stack.pop();
+                            let o = f.stack.pop();
+                            let v = f.stack.pop().unwrap_or_default();
+                            let old = std::mem::replace(&mut l.v.borrow_mut()[j], v);
+                            drop(old);
+                            drop(o);
+                            continue;
+                        }
+                    }
                     let k = self.pop();
                     let o = self.pop();
                     let v = self.pop();
@@ -1134,6 +1201,14 @@ impl Vm {
                         }
                         (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => {
                             x.checked_sub(*y).map(Value::Int)
+                        }
+                        // Floats are immutable: `x op= y` is `x op y` (same as BinaryOp).
+                        (Value::Float(x), Value::Float(y), _) => float_fast(*x, *y, op),
+                        (Value::Float(x), Value::Int(y), _) => {
+                            float_fast(*x, crate::float::F64::from_i64(*y), op)
+                        }
+                        (Value::Int(x), Value::Float(y), _) => {
+                            float_fast(crate::float::F64::from_i64(*x), *y, op)
                         }
                         _ => None,
                     };
@@ -1404,6 +1479,14 @@ impl Vm {
                 }
                 Instr::UnpackSequence(n) => {
                     let v = self.pop();
+                    // Fast path: a tuple of exactly `n` items goes straight onto the stack.
+                    if let Value::Tuple(t) = &v
+                        && t.v.len() == n as usize
+                    {
+                        let f = self.fr();
+                        f.stack.extend(t.v.iter().rev().map(Value::clone_fast));
+                        continue;
+                    }
                     let items = match &v {
                         Value::Tuple(t) if t.v.len() == n as usize => t.v.to_vec(),
                         Value::List(l) if l.v.borrow().len() == n as usize => l.v.borrow().clone(),
@@ -2380,6 +2463,27 @@ impl Vm {
         let base = self.frames.len() - 1;
         self.run(base)?;
         Ok(m)
+    }
+
+    /// Run a compiled module body in the namespace of `m` (already populated with
+    /// `__name__` and anything the module expects); used by `import`.
+    pub fn run_module_in(&mut self, code: Rc<Code>, m: &Rc<Module>) -> PyResult<()> {
+        let frame = Frame {
+            locals: vec![None; code.varnames.len()],
+            code,
+            ip: 0,
+            stack: Vec::with_capacity(16),
+            cells: Vec::new(),
+            globals: m.clone(),
+            ns: None,
+            blocks: Vec::new(),
+            exc_stack: Vec::new(),
+            func: None,
+        };
+        self.push_frame(frame)?;
+        let base = self.frames.len() - 1;
+        self.run(base)?;
+        Ok(())
     }
 }
 

@@ -302,10 +302,19 @@ fn atan_ext(x: Ext) -> Ext {
 // Powers, exponentials and logarithms
 // ---------------------------------------------------------------------------------------
 
+/// Bits of `0.5`.
+const HALF_BITS: u64 = 0x3fe0_0000_0000_0000;
+
 /// `x ** y` for finite `x > 0`, `x != 1`, finite nonzero `y` (no error reporting): returns
 /// ±inf on overflow and 0 on underflow. Integral `y` with small exact results is computed
 /// exactly and correctly rounded.
 pub(crate) fn pow_positive(x: F64, y: F64) -> F64 {
+    // x ** 0.5 is the square root: both are correctly rounded, so they are the same double
+    // (a square root is never within 2^-109 relative of a rounding midpoint, far outside the
+    // extended path's error), and the square root is computed exactly.
+    if y.0 == HALF_BITS {
+        return x.sqrt();
+    }
     if let Some(n) = y.to_i64_exact()
         && let Some(v) = pow_int_exact(x, n)
     {
@@ -1497,6 +1506,28 @@ mod tests {
 
     fn f(v: i64) -> F64 {
         F64::from_i64(v)
+    }
+
+    /// The `x ** 0.5` fast path gives the same double as the general extended-precision path
+    /// (spread over the whole exponent range, with irrational and exact roots).
+    #[test]
+    fn pow_half_is_sqrt() {
+        let mut bits: u64 = 0x0010_0000_0000_0001;
+        let mut checked = 0;
+        while bits < 0x7fef_ffff_ffff_ffff {
+            let x = F64(bits);
+            if x.0 != F64::ONE.0 {
+                let general = pow_dyadic_exact(x, F64(HALF_BITS))
+                    .unwrap_or_else(|| out(exp_ext(ln_ext(ext(x)).mul(ext(F64(HALF_BITS))))));
+                assert_eq!(pow_positive(x, F64(HALF_BITS)).0, general.0, "{bits:#x}");
+                checked += 1;
+            }
+            bits = bits.wrapping_add(0x0003_3c5a_1d2e_9f17);
+        }
+        for v in [2i64, 3, 4, 9, 10, 1 << 40, 12345678901] {
+            assert_eq!(pow_positive(f(v), F64(HALF_BITS)).0, f(v).sqrt().0);
+        }
+        assert!(checked > 5000);
     }
 
     #[test]

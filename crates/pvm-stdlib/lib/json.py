@@ -240,13 +240,17 @@ _BACKSLASH = {'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', '
 _NUMBER_START = '-0123456789'
 
 
+def _constant(name):
+    return _CONSTANTS[name]
+
+
 class JSONDecoder:
     def __init__(self, *, object_hook=None, parse_float=None, parse_int=None, parse_constant=None,
                  strict=True, object_pairs_hook=None):
         self.object_hook = object_hook
         self.parse_float = parse_float or float
         self.parse_int = parse_int or int
-        self.parse_constant = parse_constant or _CONSTANTS.__getitem__
+        self.parse_constant = parse_constant or _constant
         self.strict = strict
         self.object_pairs_hook = object_pairs_hook
 

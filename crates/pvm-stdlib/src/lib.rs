@@ -1,5 +1,7 @@
 //! `pvm-stdlib`: the whitelisted standard-library modules of the PVM that are written in
 //! Python, embedded as source text. The PVM compiles a module on its first import.
+//! `re` and `hashlib` are the Python halves of modules whose engines are native: the PVM
+//! gives them a helper module named `_native` before their body runs.
 //!
 //! The sources are our own implementations of CPython 3.11's documented behaviour. Their
 //! semantics are checked against CPython by `tests/test_against_cpython.py` (pytest, run by
@@ -13,8 +15,10 @@ pub const MODULES: &[(&str, &str)] = &[
     ("decimal", include_str!("../lib/decimal.py")),
     ("enum", include_str!("../lib/enum.py")),
     ("functools", include_str!("../lib/functools.py")),
+    ("hashlib", include_str!("../lib/hashlib.py")),
     ("itertools", include_str!("../lib/itertools.py")),
     ("json", include_str!("../lib/json.py")),
+    ("re", include_str!("../lib/re.py")),
     ("struct", include_str!("../lib/struct.py")),
     ("typing", include_str!("../lib/typing.py")),
 ];

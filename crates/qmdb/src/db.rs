@@ -2,6 +2,7 @@
 //! block overlay (nested checkpoints) and a window of retained historical versions.
 
 use crate::bitmap::{Bitmap, build_levels, path_in};
+use crate::ikey::IKey;
 use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, state_root};
 use crate::log::{FrameView, Log, sync_dir};
 use crate::mmr::Mmr;
@@ -107,15 +108,15 @@ struct Record {
     info: CommitInfo,
     /// `(key, its location at version - 1)` (None = absent) for every key this version changed,
     /// each key once, in emission order.
-    undo_keys: Vec<(Vec<u8>, Option<u64>)>,
+    undo_keys: Vec<(IKey, Option<u64>)>,
     /// `undo_keys` as a map, built on the first historical read.
-    undo_map: OnceLock<HashMap<Vec<u8>, Option<u64>>>,
+    undo_map: OnceLock<HashMap<IKey, Option<u64>>>,
     /// Chunk index -> chunk at `version - 1`, for chunks whose existing bits this version changed.
     undo_chunks: HashMap<u64, Chunk>,
 }
 
 impl Record {
-    fn undo(&self) -> &HashMap<Vec<u8>, Option<u64>> {
+    fn undo(&self) -> &HashMap<IKey, Option<u64>> {
         self.undo_map.get_or_init(|| {
             let mut m = HashMap::with_capacity(self.undo_keys.len());
             for (k, l) in &self.undo_keys {
@@ -138,7 +139,7 @@ impl Record {
 /// searching the tree again.
 #[derive(Debug, Default)]
 struct KeyIndex {
-    tree: BTreeMap<Vec<u8>, u32>,
+    tree: BTreeMap<IKey, u32>,
     slots: Vec<u64>,
     free: Vec<u32>,
     base: u64,
@@ -152,7 +153,9 @@ impl KeyIndex {
         self.tree.len() as u64
     }
     fn get(&self, key: &[u8]) -> Option<u64> {
-        self.tree.get(key).map(|&s| self.slots[s as usize])
+        self.tree
+            .get(&IKey::new(key))
+            .map(|&s| self.slots[s as usize])
     }
     fn alloc(&mut self, loc: u64) -> u32 {
         match self.free.pop() {
@@ -167,17 +170,17 @@ impl KeyIndex {
         }
     }
     /// Inserts or moves `key` to `loc`; returns its slot and previous location.
-    fn upsert(&mut self, key: &[u8], loc: u64) -> (u32, Option<u64>) {
+    fn upsert(&mut self, key: &IKey, loc: u64) -> (u32, Option<u64>) {
         if let Some(&s) = self.tree.get(key) {
             let prior = std::mem::replace(&mut self.slots[s as usize], loc);
             (s, Some(prior))
         } else {
             let s = self.alloc(loc);
-            self.tree.insert(key.to_vec(), s);
+            self.tree.insert(key.clone(), s);
             (s, None)
         }
     }
-    fn remove(&mut self, key: &[u8]) -> Option<u64> {
+    fn remove(&mut self, key: &IKey) -> Option<u64> {
         let s = self.tree.remove(key)?;
         self.free.push(s);
         Some(self.slots[s as usize])
@@ -196,20 +199,20 @@ impl KeyIndex {
 /// One effective change of a block being committed.
 #[derive(Debug)]
 struct Change {
-    key: Vec<u8>,
+    key: IKey,
     value: Option<Vec<u8>>,
     /// Slot of the key (existing, or allocated for an insert).
     slot: Option<u32>,
     /// Location of the key's active update before the block.
     prior: Option<u64>,
     /// Successor of the key in the new key set (for writes).
-    succ: Option<Vec<u8>>,
+    succ: Option<IKey>,
 }
 
 #[derive(Debug)]
 struct Layer {
     id: u64,
-    writes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+    writes: BTreeMap<IKey, Option<Vec<u8>>>,
 }
 
 /// The authenticated world-state store. All methods are synchronous; `&self` methods only read.
@@ -222,7 +225,8 @@ struct Layer {
 pub struct Db {
     dir: PathBuf,
     cfg: Config,
-    _lock: File,
+    /// The directory lock; `None` once closed.
+    lock: Option<File>,
     log: Log,
     mmr: Mmr,
     bitmap: Bitmap,
@@ -318,7 +322,7 @@ impl Db {
         Ok(Db {
             dir,
             cfg,
-            _lock: lock,
+            lock: Some(lock),
             log,
             mmr: st.mmr,
             bitmap: st.bitmap,
@@ -334,6 +338,43 @@ impl Db {
             frame_buf: Vec::new(),
             rel_buf: Vec::new(),
         })
+    }
+
+    /// `Err(Closed)` once [`Db::close`] ran.
+    fn live(&self) -> Result<(), Error> {
+        if self.lock.is_none() {
+            return Err(Error::Closed);
+        }
+        Ok(())
+    }
+
+    /// Whether [`Db::close`] ran.
+    pub fn is_closed(&self) -> bool {
+        self.lock.is_none()
+    }
+
+    /// Closes the store: pending (uncommitted) writes are dropped, the in-memory state is
+    /// freed and the directory lock is released, so another `Db` may open it. Afterwards every
+    /// fallible method returns `Error::Closed`; `version()` and `root()` keep answering with the
+    /// last committed values. Closing twice is a no-op.
+    pub fn close(&mut self) -> Result<(), Error> {
+        if self.lock.is_none() {
+            return Ok(());
+        }
+        self.discard_pending();
+        self.mmr = Mmr::default();
+        self.bitmap = Bitmap::default();
+        self.keys = KeyIndex::default();
+        while self.records.len() > 1 {
+            self.records.pop_front();
+        }
+        if let Some(r) = self.records.front_mut() {
+            r.forget_undo();
+        }
+        self.frame_buf = Vec::new();
+        self.rel_buf = Vec::new();
+        self.lock = None;
+        Ok(())
     }
 
     fn latest(&self) -> &CommitInfo {
@@ -408,30 +449,33 @@ impl Db {
 
     /// Writes `key = value` into the innermost open overlay layer.
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), Error> {
+        self.live()?;
         check_key(key)?;
         if value.len() > MAX_VALUE_LEN {
             return Err(Error::ValueLength { len: value.len() });
         }
-        self.top().insert(key.to_vec(), Some(value.to_vec()));
+        self.top().insert(IKey::new(key), Some(value.to_vec()));
         Ok(())
     }
 
     /// Deletes `key` in the innermost open overlay layer (deleting an absent key is a no-op).
     pub fn delete(&mut self, key: &[u8]) -> Result<(), Error> {
+        self.live()?;
         check_key(key)?;
-        self.top().insert(key.to_vec(), None);
+        self.top().insert(IKey::new(key), None);
         Ok(())
     }
 
-    fn top(&mut self) -> &mut BTreeMap<Vec<u8>, Option<Vec<u8>>> {
+    fn top(&mut self) -> &mut BTreeMap<IKey, Option<Vec<u8>>> {
         &mut self.layers.last_mut().expect("layer 0 always open").writes
     }
 
     /// Reads `key` as the pending block sees it (overlay first, then the latest commit).
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
         check_key(key)?;
+        let ik = IKey::new(key);
         for layer in self.layers.iter().rev() {
-            if let Some(v) = layer.writes.get(key) {
+            if let Some(v) = layer.writes.get(&ik) {
                 return Ok(v.clone());
             }
         }
@@ -440,6 +484,7 @@ impl Db {
 
     /// Reads `key` in the latest committed version, ignoring pending writes.
     pub fn get_committed(&self, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        self.live()?;
         check_key(key)?;
         match self.keys.get(key) {
             Some(loc) => self.value_at_loc(loc).map(Some),
@@ -449,6 +494,7 @@ impl Db {
 
     /// Reads `key` in a retained committed version.
     pub fn get_at(&self, version: u64, key: &[u8]) -> Result<Option<Vec<u8>>, Error> {
+        self.live()?;
         check_key(key)?;
         self.record(version)?;
         match self.loc_at(version, key) {
@@ -460,30 +506,30 @@ impl Db {
     /// Live keys starting with `prefix` as the pending block sees them, ascending, at most
     /// `limit` of them, with their values.
     pub fn scan_prefix(&self, prefix: &[u8], limit: usize) -> Result<Vec<KeyValue>, Error> {
+        self.live()?;
         let mut merged: BTreeMap<Vec<u8>, Option<Vec<u8>>> = BTreeMap::new();
-        let in_prefix = |k: &Vec<u8>| k.starts_with(prefix);
         // Committed keys first (lazy values), then overlay layers from outer to inner.
-        let mut committed: Vec<(&Vec<u8>, u64)> = Vec::new();
+        let mut committed: Vec<(&[u8], u64)> = Vec::new();
         for (k, &slot) in self
             .keys
             .tree
             .range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded))
         {
-            if !in_prefix(k) {
+            if !k.as_slice().starts_with(prefix) {
                 break;
             }
-            committed.push((k, self.keys.slots[slot as usize]));
+            committed.push((k.as_slice(), self.keys.slots[slot as usize]));
         }
-        let mut overlay: BTreeMap<&Vec<u8>, &Option<Vec<u8>>> = BTreeMap::new();
+        let mut overlay: BTreeMap<&[u8], &Option<Vec<u8>>> = BTreeMap::new();
         for layer in &self.layers {
             for (k, v) in layer
                 .writes
                 .range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded))
             {
-                if !in_prefix(k) {
+                if !k.as_slice().starts_with(prefix) {
                     break;
                 }
-                overlay.insert(k, v);
+                overlay.insert(k.as_slice(), v);
             }
         }
         for (k, loc) in committed {
@@ -491,11 +537,11 @@ impl Db {
                 break;
             }
             if !overlay.contains_key(k) {
-                merged.insert(k.clone(), Some(self.value_at_loc(loc)?));
+                merged.insert(k.to_vec(), Some(self.value_at_loc(loc)?));
             }
         }
         for (k, v) in overlay {
-            merged.insert(k.clone(), v.clone());
+            merged.insert(k.to_vec(), v.clone());
         }
         Ok(merged
             .into_iter()
@@ -519,7 +565,25 @@ impl Db {
         }
     }
 
+    /// The handle of the open checkpoint whose id is `id` (handles crossing the addon boundary
+    /// as one number). Refused with `BadCheckpoint` when no open layer has that id.
+    pub fn checkpoint_of(&self, id: u64) -> Result<Checkpoint, Error> {
+        match self.layers.iter().position(|l| l.id == id) {
+            Some(depth) if depth > 0 => Ok(Checkpoint { depth, id }),
+            _ => Err(Error::BadCheckpoint {
+                depth: 0,
+                open: self.layers.len(),
+            }),
+        }
+    }
+
+    /// Number of open checkpoints (nested overlay layers above the block layer).
+    pub fn open_checkpoints(&self) -> usize {
+        self.layers.len() - 1
+    }
+
     fn check_cp(&self, cp: Checkpoint) -> Result<(), Error> {
+        self.live()?;
         match self.layers.get(cp.depth) {
             Some(l) if cp.depth > 0 && l.id == cp.id => Ok(()),
             _ => Err(Error::BadCheckpoint {
@@ -563,6 +627,7 @@ impl Db {
     /// Commits every pending write as the next version and returns its root. The frame is
     /// durable (fdatasync) before this returns. On an I/O error the store is poisoned.
     pub fn commit(&mut self) -> Result<CommitInfo, Error> {
+        self.live()?;
         if self.poisoned {
             return Err(Error::Poisoned);
         }
@@ -581,7 +646,7 @@ impl Db {
 
     fn commit_changes(
         &mut self,
-        changes: BTreeMap<Vec<u8>, Option<Vec<u8>>>,
+        changes: BTreeMap<IKey, Option<Vec<u8>>>,
     ) -> Result<CommitInfo, Error> {
         let version = self.version() + 1;
         let batch_start = self.mmr.leaves();
@@ -593,7 +658,7 @@ impl Db {
             let mut range = self
                 .keys
                 .tree
-                .range::<[u8], _>((Bound::Included(key.as_slice()), Bound::Unbounded));
+                .range::<IKey, _>((Bound::Included(&key), Bound::Unbounded));
             let slot = match range.next() {
                 Some((k, &s)) if *k == key => Some(s),
                 _ => None,
@@ -624,7 +689,7 @@ impl Db {
             });
         }
         // 2. make the index hold the new key set (new keys get a slot now, location later).
-        let mut touched: BTreeSet<Vec<u8>> = BTreeSet::new();
+        let mut touched: BTreeSet<IKey> = BTreeSet::new();
         if structural {
             for c in effective.iter_mut() {
                 match (&c.value, c.prior) {
@@ -638,17 +703,15 @@ impl Db {
             // 3. predecessors whose successor link changes; every successor is recomputed.
             for c in &effective {
                 if c.succ.is_none()
-                    && let Some(p) = self.pred_wrap(&c.key)
-                    && effective
-                        .binary_search_by(|e| e.key.as_slice().cmp(p))
-                        .is_err()
+                    && let Some(p) = self.pred_wrap_ik(&c.key)
+                    && effective.binary_search_by(|e| e.key.cmp(p)).is_err()
                 {
-                    touched.insert(p.to_vec());
+                    touched.insert(p.clone());
                 }
             }
             for c in effective.iter_mut() {
                 if c.value.is_some() {
-                    c.succ = Some(self.succ_wrap(&c.key).to_vec());
+                    c.succ = Some(self.succ_wrap_ik(&c.key).clone());
                 }
             }
         }
@@ -674,7 +737,7 @@ impl Db {
             scratch.clear();
             if take_touched {
                 let p = touched.next().expect("peeked");
-                let slot = self.keys.tree[&p];
+                let slot = self.keys.tree[p.as_slice()];
                 let loc = self.keys.slots[slot as usize];
                 let value = match Op::decode(&self.log.read(loc)?)? {
                     Op::Update { value, .. } => value,
@@ -897,6 +960,7 @@ impl Db {
 
     /// Proof of `key`'s value (or absence) against the root of retained `version`.
     pub fn prove_at(&self, version: u64, key: &[u8]) -> Result<Proof, Error> {
+        self.live()?;
         check_key(key)?;
         let info = self.record(version)?.info;
         let n = info.op_count;
@@ -945,6 +1009,7 @@ impl Db {
     /// A witness for the `Update` at `loc` against the root of retained `version`, whether or
     /// not it is active there (it verifies only if it is). Useful to audit history.
     pub fn prove_location(&self, version: u64, loc: u64) -> Result<Proof, Error> {
+        self.live()?;
         let n = self.record(version)?.info.op_count;
         if loc < self.log.base() || loc >= n {
             return Err(Error::Corrupt(format!(
@@ -1032,6 +1097,7 @@ impl Db {
     /// Deletes log segments that hold only operations older than the retained window. Returns
     /// the number of bytes freed.
     pub fn prune(&mut self) -> Result<u64, Error> {
+        self.live()?;
         let boundary = self.records.front().expect("record").info.floor;
         let Some(start) = self.log.prune_point(boundary) else {
             return Ok(0);

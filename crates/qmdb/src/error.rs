@@ -39,6 +39,8 @@ pub enum Error {
     Poisoned,
     /// A configuration value is out of range.
     Config(String),
+    /// The store was closed with [`crate::Db::close`].
+    Closed,
     /// An operating-system I/O error.
     Io(std::io::Error),
 }
@@ -72,6 +74,7 @@ impl fmt::Display for Error {
             Error::Locked => write!(f, "store directory is locked by another instance"),
             Error::Poisoned => write!(f, "store poisoned by an earlier I/O failure; reopen it"),
             Error::Config(m) => write!(f, "bad configuration: {m}"),
+            Error::Closed => write!(f, "store is closed"),
             Error::Io(e) => write!(f, "i/o error: {e}"),
         }
     }
@@ -97,6 +100,7 @@ impl Error {
             Error::Locked => "QMDB_LOCKED",
             Error::Poisoned => "QMDB_POISONED",
             Error::Config(_) => "QMDB_CONFIG",
+            Error::Closed => "QMDB_CLOSED",
             Error::Io(_) => "QMDB_IO",
         }
     }

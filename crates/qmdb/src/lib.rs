@@ -14,6 +14,7 @@ mod bitmap;
 mod db;
 mod error;
 pub mod hash;
+mod ikey;
 pub mod keys;
 mod log;
 pub mod mmr;

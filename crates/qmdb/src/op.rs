@@ -67,6 +67,22 @@ impl Op {
         }
     }
 
+    /// Appends the canonical encoding of `Update { key, value, next_key }` to `out` without
+    /// building the operation.
+    pub fn encode_update(key: &[u8], value: &[u8], next_key: &[u8], out: &mut Vec<u8>) {
+        out.reserve(13 + key.len() + value.len() + next_key.len());
+        out.push(TAG_UPDATE);
+        put_bytes(out, key);
+        put_bytes(out, value);
+        put_bytes(out, next_key);
+    }
+
+    /// Appends the canonical encoding of `Delete { key }` to `out`.
+    pub fn encode_delete(key: &[u8], out: &mut Vec<u8>) {
+        out.push(TAG_DELETE);
+        put_bytes(out, key);
+    }
+
     /// The canonical encoding.
     pub fn encode(&self) -> Vec<u8> {
         let mut v = Vec::new();

@@ -1,3 +1,5 @@
+export * from "./bls-scheme.ts";
+export * from "./journal.ts";
 export * from "./leader.ts";
 export * from "./scheme.ts";
 export * from "./sim/clock.ts";
@@ -5,4 +7,5 @@ export * from "./sim/harness.ts";
 export * from "./sim/mac-scheme.ts";
 export * from "./sim/random.ts";
 export * from "./types.ts";
+export * from "./validators/index.ts";
 export * from "./voter.ts";

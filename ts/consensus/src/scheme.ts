@@ -26,14 +26,14 @@ export function quorum(n: number): number {
   return n - maxFaults(n);
 }
 
-/** The bytes a vote signs: namespace ‖ kind ‖ epoch ‖ view ‖ proposal fields. */
+/** The bytes a {@link MacScheme} vote signs: namespace ‖ kind ‖ epoch ‖ view ‖ height ‖ block digest. */
 export function voteMessage(
   namespace: string,
   kind: VoteKind,
   round: Round,
   proposal: Proposal | null,
 ): Uint8Array {
-  const p = proposal === null ? "" : `${proposal.parentView}|${proposal.parent}|${proposal.payload}`;
+  const p = proposal === null ? "" : `${proposal.height}|${proposal.payload}`;
   return new TextEncoder().encode(`${namespace}|${kind}|${round.epoch}|${round.view}|${p}`);
 }
 

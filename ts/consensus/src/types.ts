@@ -15,6 +15,8 @@ export interface Round {
 /** What the leader of a view proposes: a payload (block digest) on a certified parent. */
 export interface Proposal {
   readonly round: Round;
+  /** height of the proposed block (its parent's height + 1; genesis is height 0) */
+  readonly height: number;
   /** view of the parent block (0 = genesis) */
   readonly parentView: number;
   /** digest of the parent block */
@@ -74,10 +76,21 @@ export interface Equivocation {
   readonly conflicting: Vote | Certificate;
 }
 
+/**
+ * Identity of a proposal: exactly the fields a vote signs (round, height, block digest; spec
+ * §6.1 `block_hash ‖ height ‖ round`). The parent link is not signed: it is committed to by
+ * the block digest and read from the block itself, never trusted from a certificate.
+ */
 export function proposalKey(p: Proposal): string {
-  return `${p.round.epoch}:${p.round.view}:${p.parentView}:${p.parent}:${p.payload}`;
+  return `${p.round.epoch}:${p.round.view}:${p.height}:${p.payload}`;
 }
 
+/** True if both are null or both sign the same statement (see {@link proposalKey}). */
 export function sameProposal(a: Proposal | null, b: Proposal | null): boolean {
   return a === b || (a !== null && b !== null && proposalKey(a) === proposalKey(b));
+}
+
+/** True if every field, including the (unsigned) parent link, is equal. */
+export function sameLink(a: Proposal, b: Proposal): boolean {
+  return proposalKey(a) === proposalKey(b) && a.parentView === b.parentView && a.parent === b.parent;
 }

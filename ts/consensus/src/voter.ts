@@ -24,6 +24,7 @@ import {
   type Proposal,
   proposalKey,
   type Round,
+  sameLink,
   sameProposal,
   type Vote,
   type VoteKind,
@@ -33,14 +34,25 @@ import {
 export interface Application {
   /** digest of the genesis block (the parent of view 1's proposal) */
   readonly genesis: string;
-  /** builds a block on `parent` for `round`, or null if it cannot right now */
-  propose(round: Round, parent: { view: number; digest: string }): { digest: string; block: unknown } | null;
-  /** digest of a block (to check blocks received from peers) */
+  /**
+   * Builds a block on `parent` for `round`, or null if it cannot right now. `beacon` is the
+   * block's execution-readable randomness: the seed of the round before `round` (spec §3.4;
+   * at view 1 the epoch's genesis seed). The block must commit to it.
+   */
+  propose(
+    round: Round,
+    parent: { view: number; digest: string; height: number },
+    beacon: Uint8Array,
+  ): { digest: string; block: unknown } | null;
+  /**
+   * Digest of a block (to check blocks received from peers). It must commit to everything
+   * {@link link} returns, so that a block matching a certified digest has the certified link.
+   */
   digest(block: unknown): string;
-  /** the chain link a block commits to (its view and parent), read from the block itself */
-  link(block: unknown): { view: number; parentView: number; parent: string };
-  /** validates a proposed block against its parent; true to vote for it */
-  verify(proposal: Proposal, block: unknown): boolean;
+  /** the chain link a block commits to (its view, height and parent), read from the block itself */
+  link(block: unknown): { view: number; height: number; parentView: number; parent: string };
+  /** validates a proposed block against its parent and `beacon` (as in {@link propose}); true to vote for it */
+  verify(proposal: Proposal, block: unknown, beacon: Uint8Array): boolean;
   /** a block finalized earlier (for peers that fetch it), or null */
   finalizedBlock(digest: string): unknown | null;
   /** a block became final; called once per block, in chain order */
@@ -58,11 +70,20 @@ export interface Clock {
   schedule(at: number, fn: () => void): () => void;
 }
 
-/** Durable record of the votes this validator signed. */
+/**
+ * Durable record of the votes this validator signed ({@link FileJournal} in production).
+ * `append` must make the vote durable before it returns (the voter sends the vote only
+ * afterwards) and throw if it cannot; `load` returns every vote appended and not pruned.
+ */
 export interface Journal {
   append(vote: Vote): void;
   load(): readonly Vote[];
+  /** optional: forget votes of earlier epochs and of views below `fromView` (called for finalized views only) */
+  prune?(epoch: number, fromView: number): void;
 }
+
+/** The voter prunes its journal each time finality advances this many views. */
+export const JOURNAL_PRUNE_INTERVAL = 1_024;
 
 export interface VoterConfig {
   /** this validator's index */
@@ -70,8 +91,8 @@ export interface VoterConfig {
   epoch: number;
   /** the epoch's seed used to elect view 1's leader */
   genesisSeed: Uint8Array;
-  /** the last block this node finalized before (re)starting; genesis at view 0 on a fresh node */
-  finalized: { view: number; digest: string };
+  /** the last block this node finalized before (re)starting; genesis (view 0, height 0) on a fresh node */
+  finalized: { view: number; digest: string; height: number };
   /** wait this long for the leader's proposal before nullifying (alto: 1 s) */
   leaderTimeoutMs: number;
   /** wait this long for a certificate before nullifying (alto: 2 s) */
@@ -148,11 +169,13 @@ export class Voter {
   private readonly blocks = new Map<string, { proposal: Proposal; block: unknown }>();
   private readonly seeds = new Map<number, Uint8Array>();
   private lastFinalizedView = 0;
+  private lastFinalizedHeight = 0;
   private lastFinalized: string;
   /** finalizations waiting for missing ancestor blocks */
   private readonly pendingFinal = new Map<number, Certificate>();
   private readonly outstandingFetch = new Set<string>();
   private stopped = false;
+  private journalPrunedAt = 0;
 
   constructor(deps: {
     config: VoterConfig;
@@ -175,6 +198,7 @@ export class Voter {
     this.q = quorum(deps.scheme.participants);
     this.lastFinalized = deps.config.finalized.digest;
     this.lastFinalizedView = deps.config.finalized.view;
+    this.lastFinalizedHeight = deps.config.finalized.height;
     this.view = deps.config.finalized.view;
     this.seeds.set(0, deps.config.genesisSeed);
   }
@@ -185,6 +209,19 @@ export class Voter {
 
   get finalizedView(): number {
     return this.lastFinalizedView;
+  }
+
+  get finalizedHeight(): number {
+    return this.lastFinalizedHeight;
+  }
+
+  /**
+   * The execution-readable beacon of a block proposed in `view`: the seed of round `view - 1`
+   * (the epoch's genesis seed for view 1), or null while it is unknown. A round's own seed
+   * never affects that round (spec §3.4).
+   */
+  beaconFor(view: number): Uint8Array | null {
+    return this.seeds.get(view - 1) ?? null;
   }
 
   /** Starts (or restarts from the journal) at the first view we have not finished. */
@@ -287,17 +324,25 @@ export class Voter {
     for (const [digest, entry] of this.blocks) {
       if (entry.proposal.round.view < this.lastFinalizedView - 256) this.blocks.delete(digest);
     }
+    if (
+      this.journal.prune !== undefined &&
+      this.lastFinalizedView - this.journalPrunedAt >= JOURNAL_PRUNE_INTERVAL
+    ) {
+      this.journalPrunedAt = this.lastFinalizedView;
+      this.journal.prune(this.cfg.epoch, keepFrom);
+    }
   }
 
   // ---------------------------------------------------------------- proposing and voting
 
   /** Parent for a proposal in `view`: the latest notarized view with every later view nullified. */
-  private parentFor(view: number): { view: number; digest: string } | "missing" {
+  private parentFor(view: number): { view: number; digest: string; height: number } | "missing" {
     for (let w = view - 1; w >= this.lastFinalizedView; w--) {
-      if (w === this.lastFinalizedView) return { view: w, digest: this.lastFinalized };
+      if (w === this.lastFinalizedView)
+        return { view: w, digest: this.lastFinalized, height: this.lastFinalizedHeight };
       const s = this.views.get(w);
-      if (s?.notarization?.proposal) return { view: w, digest: s.notarization.proposal.payload };
-      if (s?.finalization?.proposal) return { view: w, digest: s.finalization.proposal.payload };
+      const cert = s?.notarization?.proposal ?? s?.finalization?.proposal;
+      if (cert) return { view: w, digest: cert.payload, height: cert.height };
       if (s?.nullification) continue;
       return "missing";
     }
@@ -318,14 +363,19 @@ export class Voter {
       this.fetchBlock(parent.digest);
       return;
     }
-    const built = this.app.propose(this.round(view), parent);
+    const beacon = this.beaconFor(view);
+    if (beacon === null) return;
+    const built = this.app.propose(this.round(view), parent, beacon);
     if (built === null) return;
     const proposal: Proposal = {
       round: this.round(view),
+      height: parent.height + 1,
       parentView: parent.view,
       parent: parent.digest,
       payload: built.digest,
     };
+    // an application bug (a block that does not commit to this link) must not reach the wire
+    if (!this.matches(proposal, built.block)) return;
     this.blocks.set(built.digest, { proposal, block: built.block });
     s.proposal = proposal;
     s.sentNotarize = true;
@@ -344,6 +394,7 @@ export class Voter {
     if (leader === null || !sameProposal(s.notarizes.get(leader)?.proposal ?? null, proposal)) return;
     if (proposal.parentView >= view || proposal.parentView < this.lastFinalizedView) return;
     // the parent must be certified and every view in between nullified
+    let parentHeight = this.lastFinalizedHeight;
     if (proposal.parentView === this.lastFinalizedView) {
       if (proposal.parent !== this.lastFinalized) return;
     } else {
@@ -354,14 +405,18 @@ export class Voter {
         return;
       }
       if (cert.proposal?.payload !== proposal.parent) return;
+      parentHeight = cert.proposal.height;
     }
+    if (proposal.height !== parentHeight + 1) return;
     for (let w = proposal.parentView + 1; w < view; w++) {
       if (this.views.get(w)?.nullification == null) {
         this.fetchCertificates(w, view - 1);
         return;
       }
     }
-    if (!this.matches(proposal, block) || !this.app.verify(proposal, block)) return;
+    const beacon = this.beaconFor(view);
+    if (beacon === null) return;
+    if (!this.matches(proposal, block) || !this.app.verify(proposal, block, beacon)) return;
     this.blocks.set(proposal.payload, { proposal, block });
     s.proposal = proposal;
     s.sentNotarize = true;
@@ -577,6 +632,7 @@ export class Voter {
         this.app.finalized(entry.proposal, entry.block, isTip ? cert : null);
         this.lastFinalized = entry.proposal.payload;
         this.lastFinalizedView = entry.proposal.round.view;
+        this.lastFinalizedHeight = entry.proposal.height;
       }
       this.metrics?.onFinalized(this.lastFinalizedView);
       this.prune();
@@ -663,6 +719,7 @@ export class Voter {
     const link = this.app.link(block);
     return {
       round: this.round(link.view),
+      height: link.height,
       parentView: link.parentView,
       parent: link.parent,
       payload: this.app.digest(block),
@@ -671,7 +728,7 @@ export class Voter {
 
   /** True if `block` is exactly what `proposal` describes. */
   private matches(proposal: Proposal, block: unknown): boolean {
-    return sameProposal(this.proposalOf(block), proposal);
+    return sameLink(this.proposalOf(block), proposal);
   }
 
   /** True if `digest` is the parent link of a block on a pending finalized chain. */

@@ -4,14 +4,14 @@
  * Layout (all integers big-endian):
  *
  * ```
- * message     = version:u8 (=1) ‖ tag:u8 ‖ body
+ * message     = version:u8 (=2) ‖ tag:u8 ‖ body
  * tag         = 1 propose | 2 vote | 3 certificate | 4 fetch | 5 fetched
  * propose     = proposal ‖ block:bytes ‖ vote
  * vote        = kind:u8 ‖ round ‖ opt(proposal) ‖ signer:u32 ‖ signature:bytes
  * certificate = kind:u8 ‖ round ‖ opt(proposal) ‖ signers:bytes ‖ signature:bytes ‖ opt(seed:bytes)
  * fetch       = 0:u8 ‖ digest  |  1:u8 ‖ fromView:u64 ‖ toView:u64
  * fetched     = count:u32 ‖ (proposal ‖ block:bytes)* ‖ count:u32 ‖ certificate*
- * proposal    = round ‖ parentView:u64 ‖ parent:digest ‖ payload:digest
+ * proposal    = round ‖ height:u64 ‖ parentView:u64 ‖ parent:digest ‖ payload:digest
  * round       = epoch:u64 ‖ view:u64          (each ≤ 2^53 − 1)
  * digest      = len:u8 (1..64) ‖ bytes        (a lowercase hex string in memory)
  * bytes       = len:u32 ‖ bytes
@@ -29,7 +29,7 @@ import type { Certificate, FetchRequest, Message, Proposal, Round, Vote, VoteKin
 import { P2pError } from "./errors.ts";
 
 /** Current wire version (the first byte of every message). */
-export const WIRE_VERSION = 1;
+export const WIRE_VERSION = 2;
 
 /** Longest digest on the wire, in bytes. */
 export const MAX_DIGEST_BYTES = 64;
@@ -214,6 +214,7 @@ function putRound(w: Writer, r: Round, field: string): void {
 
 function putProposal(w: Writer, p: Proposal): void {
   putRound(w, p.round, "proposal.round");
+  w.u64(p.height, "proposal.height");
   w.u64(p.parentView, "proposal.parentView");
   w.digest(p.parent, "proposal.parent");
   w.digest(p.payload, "proposal.payload");
@@ -350,10 +351,11 @@ function getRound(r: Reader, field: string): Round {
 
 function getProposal(r: Reader): Proposal {
   const round = getRound(r, "proposal.round");
+  const height = r.u64("proposal.height");
   const parentView = r.u64("proposal.parentView");
   const parent = r.digest("proposal.parent");
   const payload = r.digest("proposal.payload");
-  return { round, parentView, parent, payload };
+  return { round, height, parentView, parent, payload };
 }
 
 function getKind(r: Reader, field: string): VoteKind {
@@ -418,7 +420,7 @@ function getFetch(r: Reader): FetchRequest {
 }
 
 /** Smallest encodings, used to bound counts before allocating. */
-const MIN_PROPOSAL = 8 + 8 + 8 + 2 + 2;
+const MIN_PROPOSAL = 8 + 8 + 8 + 8 + 2 + 2;
 const MIN_FETCHED_BLOCK = MIN_PROPOSAL + 4;
 const MIN_CERTIFICATE = 1 + 16 + 1 + 4 + 4 + 1;
 

@@ -24,23 +24,27 @@ import type { BlockCodec } from "../src/wire.ts";
 /** A minimal chain: a block names its view, its parent and its proposer. */
 interface Block {
   view: number;
+  height: number;
   parentView: number;
   parent: string;
   proposer: number;
+  beacon: string;
 }
 
 const GENESIS = "00".repeat(32);
 const digestOf = (b: Block) =>
-  createHash("sha256").update(`${b.view}|${b.parentView}|${b.parent}|${b.proposer}`).digest("hex");
+  createHash("sha256")
+    .update(`${b.view}|${b.height}|${b.parentView}|${b.parent}|${b.proposer}|${b.beacon}`)
+    .digest("hex");
 
 /** Blocks as JSON; decoding checks the shape so a malformed block is a codec error. */
 const blockCodec: BlockCodec = {
   encode: (block) => new TextEncoder().encode(JSON.stringify(block)),
   decode: (bytes) => {
     const v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as Block;
-    for (const k of ["view", "parentView", "proposer"] as const)
+    for (const k of ["view", "height", "parentView", "proposer"] as const)
       if (!Number.isSafeInteger(v[k])) throw new Error(`bad block field ${k}`);
-    if (typeof v.parent !== "string") throw new Error("bad parent");
+    if (typeof v.parent !== "string" || typeof v.beacon !== "string") throw new Error("bad parent");
     return v;
   },
 };
@@ -53,12 +57,14 @@ class App implements Application {
   constructor(me: number) {
     this.me = me;
   }
-  propose(round: Round, parent: { view: number; digest: string }) {
+  propose(round: Round, parent: { view: number; digest: string; height: number }, beacon: Uint8Array) {
     const block: Block = {
       view: round.view,
+      height: parent.height + 1,
       parentView: parent.view,
       parent: parent.digest,
       proposer: this.me,
+      beacon: Buffer.from(beacon).toString("hex"),
     };
     return { digest: digestOf(block), block };
   }
@@ -67,10 +73,10 @@ class App implements Application {
   }
   link(block: unknown) {
     const b = block as Block;
-    return { view: b.view, parentView: b.parentView, parent: b.parent };
+    return { view: b.view, height: b.height, parentView: b.parentView, parent: b.parent };
   }
-  verify(): boolean {
-    return true;
+  verify(_proposal: Proposal, block: unknown, beacon: Uint8Array): boolean {
+    return (block as Block).beacon === Buffer.from(beacon).toString("hex");
   }
   finalizedBlock(digest: string): unknown | null {
     return this.blocks.get(digest) ?? null;
@@ -146,7 +152,7 @@ describe("Simplex voters over libp2p", () => {
             me: i,
             epoch: 0,
             genesisSeed: new Uint8Array(32),
-            finalized: { view: 0, digest: GENESIS },
+            finalized: { view: 0, digest: GENESIS, height: 0 },
             ...DEFAULT_TIMEOUTS,
           },
           scheme: new MacScheme(n, "p2p-e2e"),

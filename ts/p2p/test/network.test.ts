@@ -35,6 +35,7 @@ function vote(view: number, signer: number): Message {
     round: { epoch: 0, view },
     proposal: {
       round: { epoch: 0, view },
+      height: view,
       parentView: view - 1,
       parent: "00".repeat(32),
       payload: "ab".repeat(32),

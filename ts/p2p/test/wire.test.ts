@@ -35,7 +35,13 @@ function randomMessage(r: (n: number) => number): Message {
       .toLowerCase();
   const int = () => (r(4) === 0 ? Number.MAX_SAFE_INTEGER - r(1000) : r(1_000_000));
   const round = () => ({ epoch: int(), view: int() });
-  const proposal = (): Proposal => ({ round: round(), parentView: int(), parent: hex(), payload: hex() });
+  const proposal = (): Proposal => ({
+    round: round(),
+    height: int(),
+    parentView: int(),
+    parent: hex(),
+    payload: hex(),
+  });
   const kind = (): VoteKind => (["notarize", "nullify", "finalize"] as const)[r(3)] as VoteKind;
   const vote = (): Vote => {
     const k = kind();
@@ -94,6 +100,7 @@ function codeOf(f: () => unknown): P2pErrorCode | "no error" | "untyped" {
 
 const proposal: Proposal = {
   round: { epoch: 1, view: 7 },
+  height: 5,
   parentView: 6,
   parent: "aa".repeat(32),
   payload: "bb".repeat(32),
@@ -153,14 +160,14 @@ describe("wire codec", () => {
       b[i] = v;
       return b;
     };
-    expect(codeOf(() => decodeMessage(bad(0, 2), codec))).toBe("WIRE_BAD_VERSION");
+    expect(codeOf(() => decodeMessage(bad(0, 1), codec))).toBe("WIRE_BAD_VERSION");
     expect(codeOf(() => decodeMessage(bad(1, 9), codec))).toBe("WIRE_BAD_TAG");
     expect(codeOf(() => decodeMessage(bad(2, 3), codec))).toBe("WIRE_BAD_TAG"); // vote kind
     expect(codeOf(() => decodeMessage(bad(19, 2), codec))).toBe("WIRE_BAD_TAG"); // option flag
     // notarize without a proposal
     expect(codeOf(() => decodeMessage(bad(19, 0), codec))).toBe("WIRE_BAD_VALUE");
     // digest length 0
-    expect(codeOf(() => decodeMessage(bad(2 + 17 + 1 + 24, 0), codec))).toBe("WIRE_BAD_VALUE");
+    expect(codeOf(() => decodeMessage(bad(2 + 17 + 1 + 32, 0), codec))).toBe("WIRE_BAD_VALUE");
     // a view above 2^53 - 1
     const huge = good.slice();
     new DataView(huge.buffer).setBigUint64(11, 2n ** 60n);

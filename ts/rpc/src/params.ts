@@ -79,6 +79,23 @@ export const p = {
     });
   },
 
+  /** a string matching `pattern` (anchored by the caller), described by `expects` */
+  string(name: string, pattern: RegExp, expects: string): Param<string> {
+    return param(name, expects, (v) =>
+      typeof v === "string" && pattern.test(v) ? v : fail(name, expects, v),
+    );
+  },
+
+  /** one value or a non-empty array of at most `max` values of `inner`, always parsed to an array */
+  oneOrMany<T>(inner: Param<T>, max: number): Param<T[]> {
+    const expects = `${inner.expects}, or an array of 1 to ${max} of them`;
+    return param(inner.name, expects, (v) => {
+      if (!Array.isArray(v)) return [inner.parse(v)];
+      if (v.length === 0 || v.length > max) fail(inner.name, expects, v);
+      return v.map((x) => inner.parse(x));
+    });
+  },
+
   bool(name: string): Param<boolean> {
     return param(name, "true or false", (v) => (typeof v === "boolean" ? v : fail(name, "true or false", v)));
   },

@@ -28,6 +28,8 @@ export const DEFAULT_RPC_SERVER_OPTIONS: RpcServerOptions = {
 
 export interface RpcServerDeps {
   dispatcher: RpcDispatcher;
+  /** serves `GET /metrics` (Prometheus text exposition) when given */
+  metrics?: { contentType: string; text(): string } | null;
   logger?: { info(obj: unknown, msg: string): void; error(obj: unknown, msg: string): void } | null;
 }
 
@@ -82,6 +84,11 @@ export class RpcServer {
         const answer = await this.dispatcher.handleText(text, { transport: "http", connection: null });
         return reply.send(answer ?? "");
       });
+
+      const metrics = deps.metrics;
+      if (metrics !== undefined && metrics !== null) {
+        scoped.get("/metrics", async (_req, reply) => reply.type(metrics.contentType).send(metrics.text()));
+      }
 
       scoped.get("/", { websocket: true }, (socket) => {
         const closeListeners: Array<() => void> = [];

@@ -10,6 +10,8 @@ import { p } from "./params.ts";
 
 export const SUBSCRIPTION_TOPICS = ["newHeads", "events", "pendingTransactions"] as const;
 export type SubscriptionTopic = (typeof SUBSCRIPTION_TOPICS)[number];
+/** Accepted topic names: the topics plus `logs`, Ethereum's name for `events`. */
+const TOPIC_NAMES = [...SUBSCRIPTION_TOPICS, "logs"] as const;
 
 interface Subscription {
   readonly id: string;
@@ -55,9 +57,9 @@ export class SubscriptionHub implements RpcModule {
   methods() {
     return {
       cowboy_subscribe: method(
-        "subscribe to newHeads, events (with an optional filter) or pendingTransactions; WebSocket only",
-        [p.oneOf("topic", SUBSCRIPTION_TOPICS), p.optional(p.json("filter", "an event filter object"))],
-        ([topic, filter], ctx) => this.subscribe(topic, filter, ctx),
+        "subscribe to newHeads, events (alias logs; with an optional filter) or pendingTransactions; WebSocket only",
+        [p.oneOf("topic", TOPIC_NAMES), p.optional(p.json("filter", "an event filter object"))],
+        ([topic, filter], ctx) => this.subscribe(topic === "logs" ? "events" : topic, filter, ctx),
       ),
       cowboy_unsubscribe: method("cancel a subscription", [p.quantity("subscription")], ([id], ctx) =>
         this.unsubscribe(`0x${id.toString(16)}`, ctx),

@@ -9,6 +9,7 @@
 export * from "./block.ts";
 export * from "./bytes.ts";
 export * from "./cbor.ts";
+export * from "./client/index.ts";
 export * from "./crypto.ts";
 export * from "./errors.ts";
 export * from "./json.ts";

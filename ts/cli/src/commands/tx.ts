@@ -8,6 +8,10 @@
  * - `cowboy tx sign --key <hex> <json|hex|@file|->`: signs as `from` (or, with
  *   `--additional`, as a listed co-signer) and prints the signed hex (or JSON).
  * - `cowboy tx hash <json|hex|@file|->`: the signing hash (= transaction digest).
+ * - `cowboy tx send <json|hex|@file|->`: submits to a node (`--rpc`): signed hex as
+ *   is; an unsigned transaction is signed first with `--dev N` / `--key NAME` /
+ *   `$COWBOY_PRIVATE_KEY`; then waits for and prints the receipt.
+ * - `cowboy tx get <hash>`: a transaction from a node, pending or included.
  *
  * Hex output is lowercase without a `0x` prefix (as in spec Appendix A); hex
  * input may carry one. Rule violations exit 1 with
@@ -32,7 +36,11 @@ import {
   toJson,
 } from "@cowboy/sdk";
 import type { Command } from "commander";
+import { publicClient, type RpcOpts, rpcOptions, run, secretKeyOf, signerOptions } from "../chain/context.ts";
 import { CliError } from "../errors.ts";
+import { io } from "../io.ts";
+import { paint } from "../ui.ts";
+import { finish, type SendOpts } from "./actor.ts";
 
 /** Reads an argument that is inline text, `@file` or `-` (stdin). */
 function readInput(arg: string): string {
@@ -166,4 +174,50 @@ export function registerTx(program: Command): void {
       });
       process.stdout.write(`${out}\n`);
     });
+
+  signerOptions(
+    tx
+      .command("send")
+      .description("submit a transaction to a node (signing it first when unsigned) and print the receipt")
+      .argument("<tx>", "JSON or hex, @file or - for stdin")
+      .option("--no-wait", "return after submitting")
+      .option("--timeout <ms>", "how long to wait for the receipt", "60000"),
+  ).action((arg: string, opts: SendOpts) =>
+    run(async () => {
+      let parsed = cli(() => parseTx(readInput(arg)));
+      if (isZero(parsed.signature)) {
+        const key = secretKeyOf(opts);
+        parsed = cli(() => signTransaction(parsed, key));
+      } else {
+        cli(() => checkSignatures(parsed));
+      }
+      const c = publicClient(opts);
+      const raw = encodeTransaction(parsed);
+      const hash = await c.sendRawTransaction(raw);
+      await finish(c, { hash, transaction: parsed, raw }, opts);
+    }),
+  );
+
+  rpcOptions(
+    tx
+      .command("get")
+      .description("a transaction from a node, pending or included")
+      .argument("<hash>", "0x hash"),
+  ).action((hash: string, opts: RpcOpts) =>
+    run(async () => {
+      const t = await publicClient(opts).getTransaction(hexArg(hash, "hash"));
+      if (t === null)
+        throw new CliError("ERR_NOT_FOUND", `no transaction ${hash} on this node (check the hash and --rpc)`);
+      if (opts.json) {
+        io().stdout(`${JSON.stringify(t.raw, null, 2)}\n`);
+        return;
+      }
+      const where =
+        t.blockNumber === null
+          ? paint("yellow", "pending")
+          : `block ${t.blockNumber}, index ${t.transactionIndex}`;
+      io().stdout(`${paint("dim", "status")}  ${where}\n`);
+      io().stdout(`${JSON.stringify(toJson(t.transaction, t.hash), null, 2)}\n`);
+    }),
+  );
 }

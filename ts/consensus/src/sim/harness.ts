@@ -5,6 +5,8 @@
  * Byzantine leaders that equivocate. Everything derives from one seed.
  */
 import { createHash } from "node:crypto";
+import { blsDevnetKeys, blsDevnetSchemes } from "../bls-scheme.ts";
+import type { SigningScheme } from "../scheme.ts";
 import type { Certificate, Equivocation, Message, Proposal, Round, Vote } from "../types.ts";
 import { type Application, DEFAULT_TIMEOUTS, type Journal, type Network, Voter } from "../voter.ts";
 import { SimClock } from "./clock.ts";
@@ -14,15 +16,20 @@ import { SimRandom } from "./random.ts";
 /** A block of the simulated chain. */
 export interface SimBlock {
   readonly view: number;
+  readonly height: number;
   readonly parentView: number;
   readonly parent: string;
   readonly proposer: number;
   readonly payload: string;
+  /** hex of the parent beacon the block was built with (the seed of the round before its view) */
+  readonly beacon: string;
 }
 
 export function blockDigest(block: SimBlock): string {
   return createHash("sha256")
-    .update(`${block.view}|${block.parentView}|${block.parent}|${block.proposer}|${block.payload}`)
+    .update(
+      `${block.view}|${block.height}|${block.parentView}|${block.parent}|${block.proposer}|${block.payload}|${block.beacon}`,
+    )
     .digest("hex");
 }
 
@@ -61,6 +68,8 @@ export interface SimOptions {
   /** validators that propose invalid blocks whenever they lead */
   invalidProposers: readonly number[];
   timeouts: { leaderTimeoutMs: number; notarizationTimeoutMs: number; nullifyRetryMs: number };
+  /** `mac` (fast HMAC test scheme) or `bls` (the production BLS12-381 scheme through the addon) */
+  scheme: "mac" | "bls";
 }
 
 const DEFAULTS: SimOptions = {
@@ -71,6 +80,7 @@ const DEFAULTS: SimOptions = {
   equivocators: [],
   invalidProposers: [],
   timeouts: { leaderTimeoutMs: 1_000, notarizationTimeoutMs: 2_000, nullifyRetryMs: 3_000 },
+  scheme: "mac",
 };
 
 /** What survives a crash: the vote journal and the finalized chain. */
@@ -97,13 +107,15 @@ class SimApp implements Application {
     this.invalid = invalid;
   }
 
-  propose(round: Round, parent: { view: number; digest: string }) {
+  propose(round: Round, parent: { view: number; digest: string; height: number }, beacon: Uint8Array) {
     const block: SimBlock = {
       view: round.view,
+      height: parent.height + 1,
       parentView: parent.view,
       parent: parent.digest,
       proposer: this.me,
       payload: this.invalid ? "INVALID" : `txs@${round.view}`,
+      beacon: Buffer.from(beacon).toString("hex"),
     };
     return { digest: blockDigest(block), block };
   }
@@ -112,10 +124,11 @@ class SimApp implements Application {
   }
   link(block: unknown) {
     const b = block as SimBlock;
-    return { view: b.view, parentView: b.parentView, parent: b.parent };
+    return { view: b.view, height: b.height, parentView: b.parentView, parent: b.parent };
   }
-  verify(_proposal: Proposal, block: unknown): boolean {
-    return (block as SimBlock).payload !== "INVALID";
+  verify(_proposal: Proposal, block: unknown, beacon: Uint8Array): boolean {
+    const b = block as SimBlock;
+    return b.payload !== "INVALID" && b.beacon === Buffer.from(beacon).toString("hex");
   }
   finalizedBlock(digest: string): unknown | null {
     return this.disk.finalized.find((f) => f.proposal.payload === digest)?.block ?? null;
@@ -128,7 +141,8 @@ class SimApp implements Application {
 export class Simulation {
   readonly options: SimOptions;
   readonly clock = new SimClock();
-  readonly scheme: MacScheme;
+  /** the signing scheme of each validator (one shared MacScheme, or one BLS scheme per validator) */
+  readonly schemes: readonly SigningScheme[];
   readonly faults: Equivocation[] = [];
   private readonly random: SimRandom;
   private readonly disks: Disk[];
@@ -142,7 +156,13 @@ export class Simulation {
     this.options = { ...DEFAULTS, ...options };
     const n = this.options.validators;
     this.random = new SimRandom(this.options.seed);
-    this.scheme = new MacScheme(n, `sim-${this.options.seed}`);
+    if (this.options.scheme === "bls") {
+      const seed = createHash("sha256").update(`cowboy-sim-bls|${this.options.seed}`).digest();
+      this.schemes = blsDevnetSchemes(blsDevnetKeys(n, 0x5157n, seed));
+    } else {
+      const mac = new MacScheme(n, `sim-${this.options.seed}`);
+      this.schemes = Array.from({ length: n }, () => mac);
+    }
     this.disks = Array.from({ length: n }, () => new Disk());
     this.voters = Array.from({ length: n }, () => null);
     this.groups = Array.from({ length: n }, () => 0);
@@ -176,12 +196,12 @@ export class Simulation {
         genesisSeed: new Uint8Array(32),
         finalized:
           last === undefined
-            ? { view: 0, digest: GENESIS_DIGEST }
-            : { view: last.proposal.round.view, digest: last.proposal.payload },
+            ? { view: 0, digest: GENESIS_DIGEST, height: 0 }
+            : { view: last.proposal.round.view, digest: last.proposal.payload, height: last.proposal.height },
         ...this.options.timeouts,
         maxViewsAhead: DEFAULT_TIMEOUTS.maxViewsAhead,
       },
-      scheme: this.scheme,
+      scheme: this.schemes[i] as SigningScheme,
       app,
       network,
       clock: this.clock,
@@ -209,6 +229,11 @@ export class Simulation {
 
   finalizedOf(i: number): readonly string[] {
     return (this.disks[i] as Disk).finalized.map((f) => f.proposal.payload);
+  }
+
+  /** The blocks validator `i` finalized, in order, with their proposals. */
+  finalizedBlocksOf(i: number): ReadonlyArray<{ proposal: Proposal; block: SimBlock }> {
+    return (this.disks[i] as Disk).finalized;
   }
 
   finalizedViewOf(i: number): number {
@@ -270,7 +295,7 @@ export class Simulation {
           round: proposal.round,
           proposal,
           signer: me,
-          signature: this.scheme.sign(me, "notarize", proposal.round, proposal),
+          signature: (this.schemes[me] as SigningScheme).sign(me, "notarize", proposal.round, proposal),
         };
         for (let to = 0; to < n; to++) {
           if (to === me) continue;

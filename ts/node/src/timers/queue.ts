@@ -16,28 +16,25 @@
  * Pricing (the per-fire pre-charge from `feePayer`, refunds, TTL expiry and insufficient-funds
  * self-destruct) is the executor's: it decides per due timer to fire, reschedule or drop it.
  *
- * State layout (one namespace byte `0x54` 'T', then a table byte):
- *   R ‖ id(32)                      → timer record
- *   B ‖ height(u64 BE) ‖ slot(u32 BE) → id
- *   L ‖ height(u64 BE)               → number of slots used in that bucket (u32 BE)
- *   N ‖ actor(20)                    → active timers of the actor (u32 BE)
- *   C                                → cursor: height(u64 BE) ‖ slot(u32 BE)
+ * State layout (qmdb-legal keys, crates/qmdb/src/keys.rs; see ts/node/src/stf/state-keys.ts):
+ *   0x04 ‖ height(u64 BE) ‖ seq(u64 BE)              → timer record (the bucket entry itself;
+ *                                                       the timer namespace of qmdb)
+ *   0x03 ‖ 0x00 ‖ 0…0(20) ‖ 0x01 ‖ id(32)             → height ‖ seq of the timer's record
+ *   0x03 ‖ 0x00 ‖ 0…0(20) ‖ 0x02 ‖ height(u64 BE)     → seqs used at that height (u64 BE)
+ *   0x03 ‖ 0x00 ‖ 0…0(20) ‖ 0x03                      → cursor: height(u64 BE) ‖ seq(u64 BE)
+ *   0x03 ‖ 0x00 ‖ owner(20) ‖ 0x04                    → active timers of the owner (u32 BE)
+ * Index, lengths, cursor and counts are protocol tables under the reserved vm_ns 0x00 (no VM
+ * can address them). A cancelled timer leaves a hole in its bucket that the cursor skips.
  */
 import { Reader, Writer } from "@cowboy/sdk";
 import type { KvStore } from "../state/kv.ts";
+import { PROTOCOL_ADDRESS, readU64be, systemKey, TABLE, timerKey, u64be } from "../stf/state-keys.ts";
 
 /** §5.1a: default cap of active timers per actor (governance-tunable). */
 export const MAX_TIMERS_PER_ACTOR = 1024;
 /** §5.1a: per-fire caps. */
 export const MAX_CYCLES_PER_FIRE = 550_000n;
 export const MAX_CELLS_PER_FIRE = 550_000n;
-
-const NS = 0x54;
-const T_RECORD = 0x52;
-const T_BUCKET = 0x42;
-const T_LENGTH = 0x4c;
-const T_COUNT = 0x4e;
-const T_CURSOR = 0x43;
 
 export interface Timer {
   /** 32-byte identifier (derived by the caller, e.g. keccak of scheduler ‖ nonce) */
@@ -83,12 +80,6 @@ export class TimerError extends Error {
   }
 }
 
-function u64(n: bigint): Uint8Array {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, n);
-  return b;
-}
-
 function u32(n: number): Uint8Array {
   const b = new Uint8Array(4);
   new DataView(b.buffer).setUint32(0, n);
@@ -99,9 +90,10 @@ function readU32(b: Uint8Array | undefined): number {
   return b === undefined ? 0 : new DataView(b.buffer, b.byteOffset, 4).getUint32(0);
 }
 
-function key(table: number, ...parts: Uint8Array[]): Uint8Array {
-  return Buffer.concat([Buffer.of(NS, table), ...parts]);
-}
+const indexKey = (id: Uint8Array) => systemKey(PROTOCOL_ADDRESS, TABLE.timerIndex, id);
+const lengthKey = (height: bigint) => systemKey(PROTOCOL_ADDRESS, TABLE.timerLength, u64be(height));
+const CURSOR_KEY = systemKey(PROTOCOL_ADDRESS, TABLE.timerCursor);
+const countKey = (owner: Uint8Array) => systemKey(owner, TABLE.timerCount);
 
 function encodeTimer(t: QueuedTimer): Uint8Array {
   const w = new Writer(128 + t.data.length);
@@ -163,25 +155,35 @@ export class TimerQueue {
     this.kv = kv;
   }
 
+  /** Where the record of timer `id` lives, or undefined if it is not pending. */
+  private locate(id: Uint8Array): { height: bigint; seq: bigint } | undefined {
+    const raw = this.kv.get(indexKey(id));
+    return raw === undefined ? undefined : { height: readU64be(raw, 0), seq: readU64be(raw, 8) };
+  }
+
   get(id: Uint8Array): QueuedTimer | undefined {
-    const raw = this.kv.get(key(T_RECORD, id));
+    const at = this.locate(id);
+    if (at === undefined) return undefined;
+    const raw = this.kv.get(timerKey(at.height, at.seq));
     return raw === undefined ? undefined : decodeTimer(raw);
   }
 
   activeCount(actor: Uint8Array): number {
-    return readU32(this.kv.get(key(T_COUNT, actor)));
+    return readU32(this.kv.get(countKey(actor)));
   }
 
   /** The next (height, slot) the queue will consider. */
   cursor(): { height: bigint; slot: number } {
-    const raw = this.kv.get(key(T_CURSOR));
+    const raw = this.kv.get(CURSOR_KEY);
     if (raw === undefined) return { height: 0n, slot: 0 };
-    const view = new DataView(raw.buffer, raw.byteOffset, 12);
-    return { height: view.getBigUint64(0), slot: view.getUint32(8) };
+    return { height: readU64be(raw, 0), slot: Number(readU64be(raw, 8)) };
   }
 
   private setCursor(height: bigint, slot: number): void {
-    this.kv.put(key(T_CURSOR), Buffer.concat([u64(height), u32(slot)]));
+    const b = new Uint8Array(16);
+    b.set(u64be(height), 0);
+    b.set(u64be(BigInt(slot)), 8);
+    this.kv.put(CURSOR_KEY, b);
   }
 
   /** Schedules `timer` while executing block `currentHeight`. */
@@ -201,7 +203,7 @@ export class TimerQueue {
         `per-fire limits are capped at ${MAX_CYCLES_PER_FIRE} cycles and ${MAX_CELLS_PER_FIRE} cells`,
       );
     }
-    if (this.kv.get(key(T_RECORD, timer.id)) !== undefined) {
+    if (this.kv.get(indexKey(timer.id)) !== undefined) {
       throw new TimerError("ERR_TIMER_EXISTS", "a timer with this id is already pending");
     }
     const count = this.activeCount(timer.owner);
@@ -211,19 +213,23 @@ export class TimerQueue {
         `an actor may have at most ${MAX_TIMERS_PER_ACTOR} active timers`,
       );
     }
-    if (this.kv.get(key(T_CURSOR)) === undefined) this.setCursor(currentHeight + 1n, 0);
+    if (this.kv.get(CURSOR_KEY) === undefined) this.setCursor(currentHeight + 1n, 0);
     const queued = this.enqueue(timer);
-    this.kv.put(key(T_COUNT, timer.owner), u32(count + 1));
+    this.kv.put(countKey(timer.owner), u32(count + 1));
     return queued;
   }
 
   private enqueue(timer: Timer): QueuedTimer {
-    const lengthKey = key(T_LENGTH, u64(timer.fireAt));
-    const slot = readU32(this.kv.get(lengthKey));
-    this.kv.put(lengthKey, u32(slot + 1));
-    const queued: QueuedTimer = { ...timer, slot };
-    this.kv.put(key(T_BUCKET, u64(timer.fireAt), u32(slot)), timer.id);
-    this.kv.put(key(T_RECORD, timer.id), encodeTimer(queued));
+    const lk = lengthKey(timer.fireAt);
+    const raw = this.kv.get(lk);
+    const seq = raw === undefined ? 0n : readU64be(raw);
+    this.kv.put(lk, u64be(seq + 1n));
+    const queued: QueuedTimer = { ...timer, slot: Number(seq) };
+    this.kv.put(timerKey(timer.fireAt, seq), encodeTimer(queued));
+    const at = new Uint8Array(16);
+    at.set(u64be(timer.fireAt), 0);
+    at.set(u64be(seq), 8);
+    this.kv.put(indexKey(timer.id), at);
     return queued;
   }
 
@@ -238,19 +244,19 @@ export class TimerQueue {
     return timer;
   }
 
-  /** Removes a timer (fired one-shot, expired, unpaid, or cancelled); its bucket slot becomes a tombstone. */
+  /** Removes a timer (fired one-shot, expired, unpaid, or cancelled); its bucket slot becomes a hole. */
   remove(id: Uint8Array): void {
     const timer = this.get(id);
     if (timer === undefined) return;
-    this.kv.delete(key(T_RECORD, id));
-    this.kv.delete(key(T_BUCKET, u64(timer.fireAt), u32(timer.slot)));
+    this.kv.delete(indexKey(id));
+    this.kv.delete(timerKey(timer.fireAt, BigInt(timer.slot)));
     const count = this.activeCount(timer.owner);
-    if (count <= 1) this.kv.delete(key(T_COUNT, timer.owner));
-    else this.kv.put(key(T_COUNT, timer.owner), u32(count - 1));
+    if (count <= 1) this.kv.delete(countKey(timer.owner));
+    else this.kv.put(countKey(timer.owner), u32(count - 1));
   }
 
   /** Moves an interval timer to its next fire height (appended to that bucket). */
-  reschedule(id: Uint8Array, fireAt: bigint, currentHeight: bigint): QueuedTimer {
+  reschedule(id: Uint8Array, fireAt: bigint, currentHeight: bigint, changes: Partial<Timer> = {}): QueuedTimer {
     const timer = this.get(id);
     if (timer === undefined) throw new TimerError("ERR_TIMER_NOT_FOUND", "no pending timer with this id");
     if (fireAt <= currentHeight) {
@@ -259,8 +265,8 @@ export class TimerQueue {
         `cannot reschedule to ${fireAt} in block ${currentHeight}`,
       );
     }
-    this.kv.delete(key(T_BUCKET, u64(timer.fireAt), u32(timer.slot)));
-    return this.enqueue({ ...timer, fireAt });
+    this.kv.delete(timerKey(timer.fireAt, BigInt(timer.slot)));
+    return this.enqueue({ ...timer, ...changes, id: timer.id, owner: timer.owner, fireAt });
   }
 
   /**
@@ -270,15 +276,16 @@ export class TimerQueue {
    * block. Heights with nothing left are passed over for good.
    */
   *due(height: bigint): Generator<{ timer: QueuedTimer; advance: () => void }> {
-    if (this.kv.get(key(T_CURSOR)) === undefined) return; // nothing was ever scheduled
+    if (this.kv.get(CURSOR_KEY) === undefined) return; // nothing was ever scheduled
     let { height: h, slot } = this.cursor();
     try {
       while (h <= height) {
-        const used = readU32(this.kv.get(key(T_LENGTH, u64(h))));
+        const lraw = this.kv.get(lengthKey(h));
+        const used = lraw === undefined ? 0 : Number(readU64be(lraw));
         while (slot < used) {
-          const id = this.kv.get(key(T_BUCKET, u64(h), u32(slot)));
-          const timer = id === undefined ? undefined : this.get(id);
-          if (timer !== undefined && timer.fireAt === h && timer.slot === slot) {
+          const raw = this.kv.get(timerKey(h, BigInt(slot)));
+          if (raw !== undefined) {
+            const timer = decodeTimer(raw);
             let advanced = false;
             yield { timer, advance: () => (advanced = true) };
             if (!advanced) return; // the caller stopped here: this timer stays next
@@ -287,7 +294,7 @@ export class TimerQueue {
         }
         if (h === height) return;
         // a past bucket never receives timers again (fire heights are always in the future)
-        this.kv.delete(key(T_LENGTH, u64(h)));
+        this.kv.delete(lengthKey(h));
         h += 1n;
         slot = 0;
       }

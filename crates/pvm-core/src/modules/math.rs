@@ -1,5 +1,4 @@
-//! Native module registry. Adding a module = one entry in [`load`] plus its functions in
-//! [`call_module_func`]. Everything else is an ImportError (and costs the failed-import penalty).
+//! The native `math` module over `pvm-float`'s deterministic soft-float functions.
 
 use crate::dict::Dict;
 use crate::float::F64;
@@ -9,7 +8,6 @@ use crate::vm::{PyResult, Vm};
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use pvm_float::math as m;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 const MATH_FUNCS: &[&str] = &[
@@ -70,39 +68,28 @@ const MATH_FUNCS: &[&str] = &[
     "dist",
 ];
 
-/// Load a native module by name (None = not available).
-pub fn load(vm: &mut Vm, name: &str) -> Option<Value> {
-    match name {
-        "math" => {
-            let mut d = Dict::new();
-            for f in MATH_FUNCS {
-                d.set_str(
-                    Rc::new(PyStr::new(*f)),
-                    Value::Builtin(Rc::new(Builtin {
-                        kind: BuiltinKind::ModuleFunc("math", f),
-                        recv: None,
-                    })),
-                );
-            }
-            for (n, v) in [
-                ("pi", m::pi()),
-                ("e", m::e()),
-                ("tau", m::tau()),
-                ("inf", m::inf()),
-                ("nan", m::nan()),
-            ] {
-                d.set_str(Rc::new(PyStr::new(n)), Value::Float(v));
-            }
-            let module = Rc::new(Module {
-                name: Rc::from("math"),
-                dict: RefCell::new(d),
-            });
-            crate::heap::register(crate::heap::Tracked::Module(Rc::downgrade(&module)));
-            let _ = vm;
-            Some(Value::Module(module))
-        }
-        _ => None,
+/// Build the `math` module object.
+pub fn module() -> Value {
+    let mut d = Dict::new();
+    for f in MATH_FUNCS {
+        d.set_str(
+            Rc::new(PyStr::new(*f)),
+            Value::Builtin(Rc::new(Builtin {
+                kind: BuiltinKind::ModuleFunc("math", f),
+                recv: None,
+            })),
+        );
     }
+    for (n, v) in [
+        ("pi", m::pi()),
+        ("e", m::e()),
+        ("tau", m::tau()),
+        ("inf", m::inf()),
+        ("nan", m::nan()),
+    ] {
+        d.set_str(Rc::new(PyStr::new(n)), Value::Float(v));
+    }
+    super::new_module("math", d)
 }
 
 fn f(vm: &Vm, v: &Value) -> PyResult<F64> {
@@ -135,20 +122,8 @@ fn to_int(vm: &Vm, r: Result<F64, pvm_float::FloatError>) -> PyResult<Value> {
     int::checked(b).map_err(|e| vm.int_err(e))
 }
 
-/// Call `module.name(*args)`.
-pub fn call_module_func(
-    vm: &mut Vm,
-    module: &str,
-    name: &str,
-    args: Vec<Value>,
-    kw: Vec<(Rc<str>, Value)>,
-) -> PyResult<Value> {
-    if module != "math" {
-        return Err(vm.exc(
-            "AttributeError",
-            format!("module '{module}' has no attribute '{name}'"),
-        ));
-    }
+/// Call `math.name(*args, **kw)`.
+pub fn call(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
     vm.charge(20)?;
     let a = |i: usize| args.get(i).cloned().unwrap_or_default();
     let need = |vm: &Vm, n: usize| -> PyResult<()> {

@@ -1,0 +1,51 @@
+import re
+
+m = re.search(r"(\d+)-(\d+)", "call 555-1234 now")
+print(m.group(), m.group(1), m.group(2), m.groups(), m.span(), m.start(1), m.end(2))
+print(m)
+print(re.match(r"\w+", "hello world").group(), re.match(r"\d", "abc"))
+print(re.fullmatch(r"[a-z]+", "abc") is not None, re.fullmatch(r"[a-z]+", "abc1"))
+print(re.findall(r"\d+", "a1b22c333"))
+print(re.findall(r"(\w)(\d)", "a1 b2 c3"))
+print(re.findall(r"(\w)\d", "a1 b2 c3"))
+print([m.span() for m in re.finditer(r"a*", "baaac")])
+print(re.sub(r"\s+", " ", "a   b \t c\nd"))
+print(re.sub(r"(\w+)@(\w+)", r"\2 at \1", "joe@home and ann@work"))
+print(re.sub(r"(?P<x>\d)", r"<\g<x>>", "a1b2"))
+print(re.sub(r"\d", lambda m: str(int(m.group()) * 2), "1 2 3 9"))
+print(re.subn(r"o", "0", "foo boo", count=3))
+print(re.sub("x*", "-", "abxd"))
+print(re.split(r"[,;]\s*", "a, b;c,  d"))
+print(re.split(r"(,)", "a,b,c"))
+print(re.split(r",", "a,b,c,d", maxsplit=2))
+print(re.split(r"\b", "hi there"))
+p = re.compile(r"(?P<key>\w+)=(?P<val>[^;]*)", re.I)
+print(p.pattern, p.groups, p.groupindex)
+m = p.search("x; Alpha=1;beta=two")
+print(m.groupdict(), m["key"], m.group("val", 1), m.lastindex, m.lastgroup)
+print(p)
+print(re.compile("a.b", re.S | re.M))
+print(p.findall("a=1;b=2"), p.sub(r"\g<val>=\g<key>", "a=1;b=2"))
+print(re.escape("1+1=2? (yes) a.b*c"))
+print(re.search(r"^b", "a\nb", re.M).start(), re.search(r"^b", "a\nb"))
+print(re.findall(r"(?i)straße", "STRASSE straße Straße"))
+print(re.match(r"(a)(b)?", "a").groups(), re.match(r"(a)(b)?", "a").groups("-"))
+print(re.search(r"(?<=\$)\d+", "cost $42").group(), re.search(r"\d+(?=%)", "50% off").group())
+print(re.match(r"(\w)\1", "aa").group(), re.match(r"(?P<c>\w)(?P=c)", "bb").group())
+print(re.findall(rb"\d+", b"a1b22"), re.sub(rb"a", b"b", b"banana"))
+print(re.match(r"(?x) a  b # comment\n c", "abc").group())
+print(re.search(r"[^\W\d_]+", "123_abc").group())
+print(re.compile(r"\d+").search("ab12cd345", 4).group(), re.compile(r"\d+").match("ab12", 2).span())
+for bad in ["(", "a{2,1}", "[b-a]", "*a", r"\p"]:
+    try:
+        re.compile(bad)
+    except re.error as e:
+        print("error:", e, "|", e.msg, e.pos)
+try:
+    re.sub("(a)", r"\2", "a")
+except re.error as e:
+    print("error:", e)
+try:
+    re.search("a", b"a")
+except TypeError as e:
+    print("TypeError:", e)

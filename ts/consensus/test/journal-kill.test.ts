@@ -1,0 +1,198 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  type Clock,
+  findSafetyViolation,
+  MacScheme,
+  type Message,
+  type Proposal,
+  type Round,
+  SimRandom,
+  type Vote,
+  Voter,
+} from "../src/index.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cowboy-journal-kill-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const N = 4;
+const CHILD = 3;
+const SEED = "journal-kill";
+const GENESIS = "00".repeat(32);
+
+interface Block {
+  view: number;
+  height: number;
+  parentView: number;
+  parent: string;
+  by: string;
+}
+const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
+const encodeLine = (value: unknown) =>
+  JSON.stringify(value, function (this: Record<string, unknown>, k: string, v: unknown) {
+    // `this[k]` is the value before Buffer#toJSON ran
+    const raw = this[k];
+    return raw instanceof Uint8Array ? { $b: Buffer.from(raw).toString("hex") } : v;
+  });
+const decodeLine = (line: string): unknown =>
+  JSON.parse(line, (_k, v) =>
+    v !== null && typeof v === "object" && typeof v.$b === "string"
+      ? Uint8Array.from(Buffer.from(v.$b, "hex"))
+      : v,
+  );
+
+const clock: Clock = {
+  now: () => performance.now(),
+  schedule(at, fn) {
+    const t = setTimeout(fn, Math.max(0, at - performance.now()));
+    return () => clearTimeout(t);
+  },
+};
+
+/** Conflicting pairs among the votes one validator signed. */
+function conflicts(votes: readonly Vote[]): string[] {
+  const byView = new Map<number, Vote[]>();
+  for (const v of votes) byView.set(v.round.view, [...(byView.get(v.round.view) ?? []), v]);
+  const found: string[] = [];
+  for (const [view, vs] of byView) {
+    const notarized = new Set(vs.filter((v) => v.kind === "notarize").map((v) => v.proposal?.payload));
+    const finalized = new Set(vs.filter((v) => v.kind === "finalize").map((v) => v.proposal?.payload));
+    if (notarized.size > 1) found.push(`view ${view}: two notarize votes`);
+    if (finalized.size > 1) found.push(`view ${view}: two finalize votes`);
+    if (finalized.size > 0 && vs.some((v) => v.kind === "nullify"))
+      found.push(`view ${view}: nullify and finalize`);
+  }
+  return found;
+}
+
+describe("safety across crashes (SIGKILL) with the file journal", () => {
+  it("a validator killed and restarted many times never signs conflicting votes", async () => {
+    const scheme = new MacScheme(N, SEED);
+    const journal = join(dir, "v3.journal");
+    const random = new SimRandom(20261121);
+    const finals: string[][] = [[], [], []];
+    const voters: Voter[] = [];
+    const childVotes: Vote[] = [];
+    let child: ChildProcess | null = null;
+    let starts = 0;
+
+    // the last messages sent to the child; peers retransmit them after it restarts, which
+    // walks a restarted child straight back into the views it was voting in
+    const recent: string[] = [];
+    const deliver = (from: number, to: number, m: Message) => {
+      if (to === CHILD) {
+        const line = `${encodeLine({ from, m })}\n`;
+        recent.push(line);
+        if (recent.length > 300) recent.shift();
+        if (child?.stdin?.writable) child.stdin.write(line);
+        return;
+      }
+      setTimeout(() => voters[to]?.receive(from, m), 2);
+    };
+    const route = (from: number, to: number | null, m: Message) => {
+      for (let i = 0; i < N; i++) if (i !== from && (to === null || to === i)) deliver(from, i, m);
+    };
+
+    for (let me = 0; me < CHILD; me++) {
+      const blocks = new Map<string, Block>();
+      const votes: Vote[] = [];
+      voters.push(
+        new Voter({
+          config: {
+            me,
+            epoch: 0,
+            genesisSeed: new Uint8Array(32),
+            finalized: { view: 0, digest: GENESIS, height: 0 },
+            leaderTimeoutMs: 300,
+            notarizationTimeoutMs: 600,
+            nullifyRetryMs: 1_000,
+            maxViewsAhead: 256,
+          },
+          scheme,
+          app: {
+            genesis: GENESIS,
+            propose(round: Round, parent: { view: number; digest: string; height: number }) {
+              const block: Block = {
+                view: round.view,
+                height: parent.height + 1,
+                parentView: parent.view,
+                parent: parent.digest,
+                by: `in-process-${me}`,
+              };
+              return { digest: digestOf(block), block };
+            },
+            digest: (b: unknown) => digestOf(b as Block),
+            link: (b: unknown) => {
+              const x = b as Block;
+              return { view: x.view, height: x.height, parentView: x.parentView, parent: x.parent };
+            },
+            verify: () => true,
+            finalizedBlock: (d: string) => blocks.get(d) ?? null,
+            finalized: (p: Proposal, b: unknown) => {
+              blocks.set(p.payload, b as Block);
+              finals[me]?.push(p.payload);
+            },
+          },
+          network: { broadcast: (m) => route(me, null, m), send: (to, m) => route(me, to, m) },
+          clock,
+          journal: { append: (v) => votes.push(v), load: () => votes },
+        }),
+      );
+    }
+
+    const startChild = () => {
+      starts++;
+      const c = spawn(
+        process.execPath,
+        [join(import.meta.dirname, "journal-child.ts"), journal, String(CHILD), String(N), SEED],
+        {
+          stdio: ["pipe", "pipe", "inherit"],
+        },
+      );
+      c.stdin?.on("error", () => {});
+      for (const line of recent) c.stdin?.write(line);
+      createInterface({ input: c.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+        const { to, m } = decodeLine(line) as { to: number | null; m: Message };
+        // every vote the child signed, as its peers see it
+        const vote = m.type === "vote" ? m.vote : m.type === "propose" ? m.vote : null;
+        if (vote !== null && vote.signer === CHILD && scheme.verifyVote(vote)) childVotes.push(vote);
+        route(CHILD, to, m);
+      });
+      child = c;
+    };
+
+    for (const v of voters) v.start();
+    startChild();
+    const kill = async () => {
+      const c = child;
+      child = null;
+      if (c === null) return;
+      if (c.exitCode !== null || c.signalCode !== null) return;
+      const exited = new Promise((r) => c.once("exit", r));
+      c.kill("SIGKILL");
+      await exited;
+    };
+    try {
+      for (let round = 0; round < 12; round++) {
+        await new Promise((r) => setTimeout(r, random.int(300, 1_200)));
+        await kill();
+        await new Promise((r) => setTimeout(r, random.int(50, 400)));
+        startChild();
+      }
+      await new Promise((r) => setTimeout(r, 1_500));
+    } finally {
+      await kill();
+      for (const v of voters) v.stop();
+    }
+    expect(starts).toBe(13);
+    expect(childVotes.length).toBeGreaterThan(20);
+    expect(conflicts(childVotes)).toEqual([]);
+    expect(findSafetyViolation(finals)).toBeNull();
+    expect(Math.min(...finals.map((f) => f.length))).toBeGreaterThan(10);
+  }, 60_000);
+});

@@ -1,0 +1,173 @@
+/**
+ * `cowboyd`: the devnet process. Parses the options (see `--help`), opens the chain in the
+ * data directory over the authenticated state store (crates/qmdb through the addon) and
+ * the state transition function, prints the development accounts, serves JSON-RPC and
+ * metrics, and produces blocks until SIGINT/SIGTERM, which stop it cleanly (the block in
+ * progress is finished and recorded first). Run directly:
+ *
+ *     node ts/node/src/cowboyd.ts --rpc-port 8545 --block-time 1000
+ *
+ * or through `npx cowboy devnet` / `npm run devnet`.
+ */
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { toHex } from "@cowboy/sdk";
+import { FAUCET_BALANCE } from "./devnet/accounts.ts";
+import { ConfigError, DEVNET_OPTIONS_HELP, type DevnetConfig, parseDevnetArgs } from "./devnet/config.ts";
+import { createLogger, type Logger } from "./devnet/logger.ts";
+import { DevnetMetrics } from "./devnet/metrics.ts";
+import { DevnetNode, type OpenState } from "./devnet/node.ts";
+import { UNITS_PER_CBY } from "./params.ts";
+import { QmdbState } from "./state/qmdb.ts";
+import { Chain } from "./stf/index.ts";
+import type { ActorExecutor, StateBackend } from "./stf/types.ts";
+
+/** The actor runtime of the addon bound to `state`, or null when the addon has none yet. */
+function actorExecutor(state: QmdbState): ActorExecutor | null {
+  const native = createRequire(import.meta.url)("@cowboy/native") as Record<string, unknown>;
+  const execute = native.executeActor;
+  if (typeof execute !== "function") return null;
+  return (req) => execute(state.db, req);
+}
+
+/** Opens the production state store: qmdb through the addon, with the STF over it. */
+export const openQmdbState: OpenState = (dir) => {
+  mkdirSync(dir, { recursive: true });
+  const state = QmdbState.open(dir);
+  return {
+    version: () => state.version(),
+    root: () => state.root(),
+    createChain: (genesis, head) =>
+      Chain.create({
+        state: state as unknown as StateBackend,
+        genesis,
+        executor: actorExecutor(state),
+        ...(head === undefined ? {} : { head }),
+      }),
+    close: () => {
+      if (!state.closed) state.close();
+    },
+  };
+};
+
+function cby(units: bigint): string {
+  const whole = units / UNITS_PER_CBY;
+  const frac = units % UNITS_PER_CBY;
+  return frac === 0n ? `${whole}` : `${whole}.${frac.toString().padStart(9, "0").replace(/0+$/, "")}`;
+}
+
+function banner(node: DevnetNode, urls: { http: string; ws: string }, config: DevnetConfig): string {
+  const bt = config.blockTime;
+  const mode =
+    bt.kind === "interval"
+      ? `a block every ${bt.ms} ms`
+      : bt.kind === "instant"
+        ? "blocks back to back, as fast as possible"
+        : "a block only when transactions arrive";
+  const lines = [
+    "",
+    "Cowboy devnet",
+    `  chain id     ${node.chainId}`,
+    `  data dir     ${config.dataDir}`,
+    `  JSON-RPC     ${urls.http}  (WebSocket ${urls.ws})`,
+    `  metrics      ${urls.http}metrics`,
+    `  blocks       ${mode}`,
+    `  head         #${node.head().height}`,
+    "",
+    "Development accounts (public test keys: never use them for anything of value)",
+    `  mnemonic     ${node.keys.mnemonic}`,
+    "",
+  ];
+  node.keys.accounts.forEach((k, i) => {
+    lines.push(`  (${i}) ${toHex(k.address)}  key ${toHex(k.secretKey)}`);
+  });
+  lines.push(
+    "",
+    `  faucet       ${toHex(node.keys.faucet.address)} (${cby(FAUCET_BALANCE)} CBY at genesis; cowboy_faucet sends from it)`,
+    `  validator    ${toHex(node.keys.validator.address)} (receives tips and block rewards)`,
+    "",
+    "Ctrl-C stops the node; starting it again continues the same chain (--reset starts afresh).",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** Runs the devnet until a signal; resolves to the process exit code. */
+export async function runDevnet(
+  argv: readonly string[],
+  io: { out: (s: string) => void; err: (s: string) => void },
+): Promise<number> {
+  let config: ReturnType<typeof parseDevnetArgs>;
+  try {
+    config = parseDevnetArgs(argv);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(`cowboyd: ${err.code}: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (config.help) {
+    io.out(
+      `Usage: cowboyd [options]\n\nStarts a single-node Cowboy devnet.\n\nOptions:\n${DEVNET_OPTIONS_HELP}\n  -h, --help           this help\n`,
+    );
+    return 0;
+  }
+  const logger: Logger = createLogger(config.logLevel);
+  const metrics = new DevnetMetrics();
+  let node: DevnetNode;
+  try {
+    node = await DevnetNode.open(config, { openState: openQmdbState, logger, metrics });
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    io.err(`cowboyd: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  let urls: { http: string; ws: string };
+  try {
+    urls = await node.start();
+  } catch (err) {
+    await node.stop();
+    const code = (err as { code?: unknown }).code;
+    io.err(`cowboyd: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
+    return 1;
+  }
+  io.out(banner(node, urls, config));
+  logger.info(
+    { http: urls.http, dataDir: config.dataDir, head: String(node.head().height) },
+    "devnet started",
+  );
+  return await new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting without waiting");
+        resolve(1);
+        return;
+      }
+      stopping = true;
+      logger.info({ signal }, "stopping");
+      node.stop().then(
+        () => {
+          logger.info({ head: String(node.head().height) }, "stopped");
+          resolve(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, "error while stopping");
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const code = await runDevnet(process.argv.slice(2), {
+    out: (s) => process.stdout.write(s),
+    err: (s) => process.stderr.write(s),
+  });
+  process.exit(code);
+}

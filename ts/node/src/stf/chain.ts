@@ -1,0 +1,626 @@
+/**
+ * {@link Chain}: the state transition function behind the devnet (issue 7, spec 01 "The State
+ * Transition Function"). It owns the head header, checks transactions (§2.2), builds blocks
+ * from mempool candidates (lanes §17.9, VRF ordering §6.4/§6.5), re-executes blocks received
+ * from elsewhere, and answers state queries. docs/execution.md walks through a block.
+ */
+import { createRequire } from "node:module";
+import {
+  type Block,
+  type BlockHeader,
+  blockHash,
+  bytesEqual,
+  compareBytes,
+  decodeWithSigningHash,
+  encodeTransaction,
+  keccak256,
+  merkleRoot,
+  receiptHash,
+  type Transaction,
+  toHex,
+} from "@cowboy/sdk";
+import { nextBasefee } from "../fees/basefee.ts";
+import { type ChainParams, DEFAULT_PARAMS, readParams, writeGenesisState } from "../genesis/genesis.ts";
+import { LANES, type Lane, MAX_TX_CELLS_LIMIT, MAX_TX_CYCLES_LIMIT, MAX_TX_SIZE, MIN_BASEFEE, BLOCK_CELLS_CAP } from "../params.ts";
+import { type QueuedTimer, TimerQueue } from "../timers/queue.ts";
+import { StfError } from "./errors.ts";
+import { BlockExecutor, intrinsicCost } from "./exec.ts";
+import { accountKey, codeKey, decodeAccountRecord as decodeAccount, storageKey, VM_NS_PVM } from "./state-keys.ts";
+import type {
+  AccountView,
+  ActorExecutor,
+  BlockResult,
+  BuildOptions,
+  ChainApi,
+  CheckedTx,
+  FeeEstimate,
+  GenesisConfig,
+  SimulationResult,
+  SkippedTx,
+  StateBackend,
+} from "./types.ts";
+
+type Native = { txVerifyBatch(list: Buffer[]): boolean[]; txVerifyReason(bytes: Buffer): string | null };
+let native: Native | null = null;
+/** The addon's secp256k1 verification (all cores); loaded on first use. */
+function nativeCodec(): Native {
+  if (native === null) {
+    try {
+      native = createRequire(import.meta.url)("@cowboy/native") as Native;
+    } catch (err) {
+      throw new StfError(
+        "ERR_CHAIN_NO_RUNTIME",
+        `the native addon (@cowboy/native) is not built; run \`bash scripts/task.sh build-native\`: ${(err as Error).message}`,
+      );
+    }
+  }
+  return native;
+}
+
+const ZERO32 = new Uint8Array(32);
+const ZERO20 = new Uint8Array(20);
+
+/** The lane a transaction belongs to (§6.3): derived from its instruction, so a proposer cannot re-lane it. */
+export function laneOf(_tx: Transaction): Lane {
+  // Every executable instruction of this version is a user operation: System-lane (validator,
+  // governance) and Runner-lane (job results) instructions do not exist yet, and the Timer
+  // lane is used by timer fires, not by transactions.
+  return "user";
+}
+
+/** §6.5 order key of a transaction in block `height`: keccak256(beacon ‖ tx_hash ‖ height u64 BE). */
+export function orderKey(beacon: Uint8Array, hash: Uint8Array, height: bigint): Uint8Array {
+  const b = new Uint8Array(32 + 32 + 8);
+  b.set(beacon, 0);
+  b.set(hash, 32);
+  new DataView(b.buffer).setBigUint64(64, height);
+  return keccak256(b);
+}
+
+/**
+ * The execution order of a block's transactions: lanes in priority order; within a lane by
+ * order key, except that each sender's transactions take that sender's positions in nonce
+ * order (so a VRF shuffle never breaks a nonce sequence).
+ */
+export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(items: readonly T[], beacon: Uint8Array, height: bigint): T[] {
+  const out: T[] = [];
+  for (const lane of LANES) {
+    const inLane = items.filter((i) => laneOf(i.tx) === lane);
+    const keyed = inLane.map((i) => ({ i, key: orderKey(beacon, i.hash, height) }));
+    keyed.sort((a, b) => compareBytes(a.key, b.key) || compareBytes(a.i.hash, b.i.hash));
+    const bySender = new Map<string, T[]>();
+    for (const { i } of keyed) {
+      const s = toHex(i.tx.from);
+      const list = bySender.get(s);
+      if (list === undefined) bySender.set(s, [i]);
+      else list.push(i);
+    }
+    for (const list of bySender.values()) list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+    const next = new Map<string, number>();
+    for (const { i } of keyed) {
+      const s = toHex(i.tx.from);
+      const k = next.get(s) ?? 0;
+      next.set(s, k + 1);
+      out.push((bySender.get(s) as T[])[k] as T);
+    }
+  }
+  return out;
+}
+
+/** The execution beacon (§3.4) of a block: keccak256 of the parent seed, or of the parent hash until BLS seeds are wired. */
+export function executionBeacon(parentSeed: Uint8Array, parentHash: Uint8Array): Uint8Array {
+  return parentSeed.length > 0 ? keccak256(parentSeed) : keccak256(Buffer.concat([Buffer.from("cowboy-beacon-fallback"), parentHash]));
+}
+
+/** Options of {@link Chain.create}. */
+export interface ChainOptions {
+  state: StateBackend;
+  genesis: GenesisConfig;
+  /** the actor runtime (the addon's `executeActor` bound to the state); null = actors unavailable */
+  executor?: ActorExecutor | null;
+  /** head to resume from when the state already holds a chain (e.g. the ledger's last header) */
+  head?: BlockHeader;
+  /** genesis parameters (defaults: §13) */
+  params?: ChainParams;
+  /** called after every commit with the new head (e.g. to persist it); must not throw */
+  onHead?: (head: BlockHeader) => void;
+}
+
+interface Decoded {
+  tx: Transaction;
+  hash: Uint8Array;
+  bytes: Uint8Array;
+}
+
+/**
+ * The chain state machine. Single-threaded and synchronous; every method either completes or
+ * leaves the committed state untouched (pending writes are discarded on error).
+ */
+export class Chain implements ChainApi {
+  readonly chainId: bigint;
+  readonly genesisHeader: BlockHeader;
+  private readonly state: StateBackend;
+  private readonly executor: ActorExecutor | null;
+  private readonly onHead: ((head: BlockHeader) => void) | null;
+  private headHeader: BlockHeader;
+  /** state version committed for height 0 */
+  private readonly genesisVersion: bigint;
+
+  private constructor(opts: {
+    state: StateBackend;
+    executor: ActorExecutor | null;
+    chainId: bigint;
+    genesisHeader: BlockHeader;
+    head: BlockHeader;
+    genesisVersion: bigint;
+    onHead: ((head: BlockHeader) => void) | null;
+  }) {
+    this.onHead = opts.onHead;
+    this.state = opts.state;
+    this.executor = opts.executor;
+    this.chainId = opts.chainId;
+    this.genesisHeader = opts.genesisHeader;
+    this.headHeader = opts.head;
+    this.genesisVersion = opts.genesisVersion;
+  }
+
+  /** The genesis header for `genesis` once its state has root `stateRoot`. */
+  static genesisHeader(genesis: GenesisConfig, stateRoot: Uint8Array): BlockHeader {
+    return {
+      parent: ZERO32,
+      height: 0n,
+      round: { epoch: 0n, view: 0n },
+      proposer: ZERO20,
+      timestampMs: genesis.timestampMs,
+      stateRoot,
+      txRoot: ZERO32,
+      receiptsRoot: ZERO32,
+      cycleBasefee: genesis.cycleBasefee ?? MIN_BASEFEE,
+      cellBasefee: genesis.cellBasefee ?? MIN_BASEFEE,
+      cyclesUsed: 0n,
+      cellsUsed: 0n,
+      parentSeed: new Uint8Array(0),
+    };
+  }
+
+  /**
+   * Opens a chain over `state`. An empty state (version 0) gets the genesis state committed
+   * as its first version; otherwise `head` (the last executed header) is required and must
+   * match the state's root.
+   */
+  static create(opts: ChainOptions): Chain {
+    const { state, genesis } = opts;
+    const executor = opts.executor ?? null;
+    if (genesis.chainId < 0n || genesis.chainId > 0xffff_ffffn) {
+      throw new StfError("ERR_CHAIN_GENESIS", `chain id ${genesis.chainId} must fit in u32 (the actor context carries it as a number)`);
+    }
+    if (state.version() === 0n) {
+      writeGenesisState(state, genesis.accounts, opts.params ?? DEFAULT_PARAMS);
+      const { version, root } = state.commit();
+      const header = Chain.genesisHeader(genesis, root);
+      const chain = new Chain({ state, executor, chainId: genesis.chainId, genesisHeader: header, head: header, genesisVersion: version, onHead: opts.onHead ?? null });
+      chain.onHead?.(header);
+      return chain;
+    }
+    const head = opts.head;
+    if (head === undefined) {
+      throw new StfError("ERR_CHAIN_HEAD", "the state already holds a chain: pass the last executed header as `head`");
+    }
+    if (!bytesEqual(head.stateRoot, state.root())) {
+      throw new StfError("ERR_CHAIN_HEAD", `head ${head.height} state root ${toHex(head.stateRoot)} differs from the store's ${toHex(state.root())}`);
+    }
+    const genesisVersion = state.version() - head.height;
+    const genesisRoot = head.height === 0n ? head.stateRoot : ZERO32;
+    const gh = Chain.genesisHeader(genesis, genesisRoot);
+    return new Chain({ state, executor, chainId: genesis.chainId, genesisHeader: gh, head, genesisVersion, onHead: opts.onHead ?? null });
+  }
+
+  /** Header of the latest executed block. */
+  get head(): BlockHeader {
+    return this.headHeader;
+  }
+
+  /** Hash of the head block. */
+  get headHash(): Uint8Array {
+    return blockHash(this.headHeader);
+  }
+
+  /** Governance parameters in force for the next block. */
+  params(): ChainParams {
+    return readParams(this.state);
+  }
+
+  nextBasefees(): { cycle: bigint; cell: bigint } {
+    const p = this.params().basefee;
+    const h = this.headHeader;
+    if (h.height === 0n) return { cycle: h.cycleBasefee, cell: h.cellBasefee };
+    const cfg = { alpha: p.alpha, maxChangeDenom: p.maxChangeDenom, minBasefee: p.minBasefee };
+    return {
+      cycle: nextBasefee(h.cycleBasefee, h.cyclesUsed, p.cyclesTarget, cfg),
+      cell: nextBasefee(h.cellBasefee, h.cellsUsed, p.cellsTarget, cfg),
+    };
+  }
+
+  txLaneBudgets(): Readonly<Record<Lane, bigint>> {
+    const b = this.params().laneBudget;
+    return { system: b.system, timer: 0n, runner: b.runner, user: b.user };
+  }
+
+  // ----- transaction validity (§2.2) -----
+
+  /** Stateless checks: size, decoding, deferred fields, chain id, limits; then the signatures. */
+  private decodeChecked(bytes: Uint8Array, verifySignature: boolean): Decoded {
+    if (bytes.length > MAX_TX_SIZE) throw new StfError("ERR_TX_DECODE", `transaction of ${bytes.length} bytes exceeds ${MAX_TX_SIZE}`);
+    let tx: Transaction;
+    let hash: Uint8Array;
+    try {
+      ({ tx, signingHash: hash } = decodeWithSigningHash(bytes));
+    } catch (e) {
+      throw new StfError("ERR_TX_DECODE", (e as Error).message, { cause: (e as { code?: string }).code ?? null });
+    }
+    this.statelessChecks(tx);
+    if (verifySignature) {
+      const reason = nativeCodec().txVerifyReason(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
+      if (reason !== null) throw new StfError("ERR_TX_SIGNATURE", `signature check failed: ${reason}`, { reason });
+    }
+    return { tx, hash, bytes };
+  }
+
+  private statelessChecks(tx: Transaction): void {
+    if (tx.originTxHash !== null || tx.originRemainingCycles !== null || tx.originRemainingCells !== null) {
+      throw new StfError("ERR_TX_DEFERRED", "origin_* fields are reserved for system-injected deferred transactions");
+    }
+    if (tx.chainId !== this.chainId) {
+      throw new StfError("ERR_TX_CHAIN_ID", `chain id ${tx.chainId} does not match ${this.chainId}`);
+    }
+    if (tx.cyclesLimit > MAX_TX_CYCLES_LIMIT || tx.cellsLimit > MAX_TX_CELLS_LIMIT) {
+      throw new StfError(
+        "ERR_TX_LIMITS",
+        `limits (${tx.cyclesLimit} cycles, ${tx.cellsLimit} cells) exceed the maxima (${MAX_TX_CYCLES_LIMIT}, ${MAX_TX_CELLS_LIMIT})`,
+      );
+    }
+    if (intrinsicCost(tx) === null) {
+      throw new StfError("ERR_TX_UNSUPPORTED", `instruction ${tx.instruction.kind} is not executable in this version`);
+    }
+  }
+
+  /** A fresh executor for the next block over the current pending state. */
+  private nextBlockExecutor(opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array }): BlockExecutor {
+    return new BlockExecutor(this.state, this.executor, {
+      height: this.headHeader.height + 1n,
+      timestampMs: opts.timestampMs,
+      proposer: opts.proposer,
+      chainId: this.chainId,
+      beacon: executionBeacon(opts.parentSeed, this.headHash),
+      basefee: this.nextBasefees(),
+      params: this.params(),
+    });
+  }
+
+  checkTx(bytes: Uint8Array): CheckedTx {
+    const d = this.decodeChecked(bytes, true);
+    const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
+    const { intrinsic } = ex.checkTx(d.tx);
+    return { tx: d.tx, bytes, hash: d.hash, lane: laneOf(d.tx), intrinsic };
+  }
+
+  // ----- blocks -----
+
+  /** Checks the lane budgets (§17.9) and the cells cap of a set of transactions. */
+  private checkCapacity(txs: readonly Transaction[]): void {
+    const budgets = this.txLaneBudgets();
+    const used: Record<Lane, bigint> = { system: 0n, timer: 0n, runner: 0n, user: 0n };
+    let cells = 0n;
+    for (const tx of txs) {
+      used[laneOf(tx)] += tx.cyclesLimit;
+      cells += tx.cellsLimit;
+    }
+    let spill = 0n;
+    for (const lane of LANES) {
+      const budget = budgets[lane] + (lane === "user" ? spill : 0n);
+      if (used[lane] > budget) {
+        throw new StfError("ERR_BLOCK_LANE_BUDGET", `lane ${lane} declares ${used[lane]} cycles, budget ${budget}`);
+      }
+      if (lane !== "user") spill += budget - used[lane];
+    }
+    if (cells > BLOCK_CELLS_CAP) throw new StfError("ERR_BLOCK_CELLS_CAP", `block declares ${cells} cells, cap ${BLOCK_CELLS_CAP}`);
+  }
+
+  /** Executes `ordered` as the next block; throws StfError (state discarded) if a transaction is invalid. */
+  private execute(
+    ordered: readonly Decoded[],
+    opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array },
+    onInvalid: ((d: Decoded, e: StfError) => void) | null,
+  ): BlockExecutor {
+    const ex = this.nextBlockExecutor(opts);
+    ex.begin();
+    for (const d of ordered) {
+      try {
+        ex.executeTx(d.tx, d.hash);
+      } catch (e) {
+        if (e instanceof StfError && onInvalid !== null) {
+          onInvalid(d, e);
+          continue;
+        }
+        throw e;
+      }
+    }
+    ex.fireTimers();
+    ex.finish();
+    return ex;
+  }
+
+  private seal(
+    ordered: readonly Decoded[],
+    ex: BlockExecutor,
+    opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array; round: { epoch: bigint; view: bigint } },
+  ): { header: BlockHeader; receiptsRoot: Uint8Array; txRoot: Uint8Array } {
+    const txRoot = merkleRoot(ordered.map((d) => d.hash));
+    const receiptsRoot = merkleRoot(ex.receipts.map((r) => receiptHash(r)));
+    const header: BlockHeader = {
+      parent: this.headHash,
+      height: ex.env.height,
+      round: opts.round,
+      proposer: opts.proposer,
+      timestampMs: opts.timestampMs,
+      stateRoot: ZERO32,
+      txRoot,
+      receiptsRoot,
+      cycleBasefee: ex.env.basefee.cycle,
+      cellBasefee: ex.env.basefee.cell,
+      cyclesUsed: ex.cyclesUsed,
+      cellsUsed: ex.cellsUsed,
+      parentSeed: opts.parentSeed,
+    };
+    return { header, receiptsRoot, txRoot };
+  }
+
+  private checkTimestamp(ts: bigint): void {
+    if (ts < this.headHeader.timestampMs) {
+      throw new StfError("ERR_BLOCK_TIMESTAMP", `timestamp ${ts} is before the parent's ${this.headHeader.timestampMs}`);
+    }
+  }
+
+  buildBlock(candidates: readonly Uint8Array[], opts: BuildOptions): BlockResult & { skipped: SkippedTx[] } {
+    this.checkTimestamp(opts.timestampMs);
+    if (opts.proposer.length !== 20) throw new StfError("ERR_BLOCK_FIELD", "proposer must be 20 bytes");
+    const height = this.headHeader.height + 1n;
+    const parentSeed = opts.parentSeed ?? new Uint8Array(0);
+    const round = opts.round ?? { epoch: 0n, view: height };
+    const beacon = executionBeacon(parentSeed, this.headHash);
+    const skipped: SkippedTx[] = [];
+    const skip = (hash: Uint8Array, e: StfError) => skipped.push({ hash, error: { code: e.code, message: e.message } });
+    // stateless checks + signatures (batch, on every core)
+    const decoded: Decoded[] = [];
+    const sigs = nativeCodec().txVerifyBatch(candidates.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length)));
+    const seen = new Set<string>();
+    for (let i = 0; i < candidates.length; i++) {
+      const bytes = candidates[i] as Uint8Array;
+      let d: Decoded;
+      try {
+        d = this.decodeChecked(bytes, false);
+      } catch (e) {
+        if (e instanceof StfError) {
+          skip(keccak256(bytes), e);
+          continue;
+        }
+        throw e;
+      }
+      if (!sigs[i]) {
+        skip(d.hash, new StfError("ERR_TX_SIGNATURE", "signature invalid"));
+        continue;
+      }
+      const h = toHex(d.hash);
+      if (seen.has(h)) continue;
+      seen.add(h);
+      decoded.push(d);
+    }
+    // capacity, in preference order (the caller passes the mempool's selection)
+    const budgets = this.txLaneBudgets();
+    const room: Record<Lane, bigint> = { ...budgets };
+    let cellsRoom = BLOCK_CELLS_CAP;
+    let chosen: Decoded[] = [];
+    for (const lane of LANES) {
+      for (const d of decoded) {
+        if (laneOf(d.tx) !== lane) continue;
+        if (d.tx.cyclesLimit > room[lane] || d.tx.cellsLimit > cellsRoom) {
+          skip(d.hash, new StfError("ERR_BLOCK_LANE_BUDGET", `no room left in lane ${lane}`));
+          continue;
+        }
+        room[lane] -= d.tx.cyclesLimit;
+        cellsRoom -= d.tx.cellsLimit;
+        chosen.push(d);
+      }
+      if (lane !== "user") room.user += room[lane];
+    }
+    // execute in VRF order; drop what turns out invalid and redo until every transaction is valid
+    for (;;) {
+      const ordered = executionOrder(chosen, beacon, height);
+      const invalid: Decoded[] = [];
+      const ex = this.execute(ordered, { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed }, (d, e) => {
+        invalid.push(d);
+        skip(d.hash, e);
+      });
+      if (invalid.length > 0) {
+        this.state.discardPending();
+        const drop = new Set(invalid.map((d) => toHex(d.hash)));
+        chosen = chosen.filter((d) => !drop.has(toHex(d.hash)));
+        continue;
+      }
+      const { header } = this.seal(ordered, ex, { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed, round });
+      const { root } = this.state.commit();
+      header.stateRoot = root;
+      this.headHeader = header;
+      this.onHead?.(header);
+      const block: Block = { header, transactions: ordered.map((d) => d.tx) };
+      return { block, hash: blockHash(header), receipts: ex.receipts, reward: ex.reward, tips: ex.tips, burned: ex.burned, skipped };
+    }
+  }
+
+  applyBlock(block: Block): BlockResult {
+    const h = block.header;
+    const expectHeight = this.headHeader.height + 1n;
+    if (h.height !== expectHeight) throw new StfError("ERR_BLOCK_HEIGHT", `block height ${h.height}, expected ${expectHeight}`);
+    if (!bytesEqual(h.parent, this.headHash)) throw new StfError("ERR_BLOCK_PARENT", "block does not extend the head");
+    this.checkTimestamp(h.timestampMs);
+    if (h.proposer.length !== 20) throw new StfError("ERR_BLOCK_FIELD", "proposer must be 20 bytes");
+    const bf = this.nextBasefees();
+    if (h.cycleBasefee !== bf.cycle || h.cellBasefee !== bf.cell) {
+      throw new StfError("ERR_BLOCK_BASEFEE", `basefees (${h.cycleBasefee}, ${h.cellBasefee}), expected (${bf.cycle}, ${bf.cell})`);
+    }
+    const decoded: Decoded[] = block.transactions.map((tx) => {
+      const bytes = encodeTransaction(tx);
+      return this.decodeChecked(bytes, false);
+    });
+    const sigs = nativeCodec().txVerifyBatch(decoded.map((d) => Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.length)));
+    const bad = sigs.indexOf(false);
+    if (bad >= 0) throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, { index: bad });
+    const txRoot = merkleRoot(decoded.map((d) => d.hash));
+    if (!bytesEqual(txRoot, h.txRoot)) throw new StfError("ERR_BLOCK_TX_ROOT", "tx_root does not match the transactions");
+    const beacon = executionBeacon(h.parentSeed, this.headHash);
+    const expected = executionOrder(decoded, beacon, h.height);
+    for (let i = 0; i < decoded.length; i++) {
+      if (expected[i] !== decoded[i]) throw new StfError("ERR_BLOCK_ORDER", `transaction ${i} is out of the §6.5 order`, { index: i });
+    }
+    this.checkCapacity(decoded.map((d) => d.tx));
+    let ex: BlockExecutor;
+    try {
+      ex = this.execute(decoded, { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed }, null);
+    } catch (e) {
+      this.state.discardPending();
+      if (e instanceof StfError && e.code.startsWith("ERR_TX_")) {
+        throw new StfError("ERR_BLOCK_INVALID_TX", `invalid transaction in block: ${e.code}: ${e.message}`, { cause: e.code });
+      }
+      throw e;
+    }
+    const sealed = this.seal(decoded, ex, { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed, round: h.round });
+    if (!bytesEqual(sealed.receiptsRoot, h.receiptsRoot)) {
+      this.state.discardPending();
+      throw new StfError("ERR_BLOCK_RECEIPTS_ROOT", "receipts_root does not match the execution");
+    }
+    if (ex.cyclesUsed !== h.cyclesUsed || ex.cellsUsed !== h.cellsUsed) {
+      this.state.discardPending();
+      throw new StfError("ERR_BLOCK_USAGE", `usage (${ex.cyclesUsed}, ${ex.cellsUsed}) differs from the header's (${h.cyclesUsed}, ${h.cellsUsed})`);
+    }
+    const { root } = this.state.commit();
+    if (!bytesEqual(root, h.stateRoot)) {
+      // the block was executed and committed; a state-root mismatch means a faulty proposer
+      // or a non-deterministic node: the store now holds this block's state, the head does not move
+      throw new StfError("ERR_BLOCK_STATE_ROOT", `state root ${toHex(root)} differs from the header's ${toHex(h.stateRoot)}`);
+    }
+    this.headHeader = h;
+    this.onHead?.(h);
+    return { block, hash: blockHash(h), receipts: ex.receipts, reward: ex.reward, tips: ex.tips, burned: ex.burned };
+  }
+
+  // ----- simulation and estimation -----
+
+  simulateCall(call: {
+    from: Uint8Array;
+    to: Uint8Array;
+    handler: string;
+    args: Uint8Array;
+    value?: bigint;
+    cyclesLimit?: bigint;
+    cellsLimit?: bigint;
+  }): SimulationResult {
+    const cp = this.state.checkpoint();
+    try {
+      const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
+      const res = ex.simulate(
+        { from: call.from, to: call.to, handler: call.handler, args: call.args, value: call.value ?? 0n },
+        { cycles: call.cyclesLimit ?? MAX_TX_CYCLES_LIMIT, cells: call.cellsLimit ?? MAX_TX_CELLS_LIMIT },
+      );
+      return {
+        ok: res.status === "success",
+        status: res.status,
+        returnData: res.returnData,
+        error: res.error,
+        cyclesUsed: res.cycles,
+        cellsUsed: res.cells,
+        events: res.events,
+      };
+    } finally {
+      this.state.revert(cp);
+    }
+  }
+
+  estimateFee(tx: Transaction): FeeEstimate {
+    this.statelessChecks(tx);
+    const intrinsic = intrinsicCost(tx) as { cycles: bigint; cells: bigint };
+    const basefee = this.nextBasefees();
+    let cycles = intrinsic.cycles;
+    let cells = intrinsic.cells;
+    if (tx.instruction.kind === "call" || tx.instruction.kind === "deploy") {
+      const cp = this.state.checkpoint();
+      try {
+        const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
+        const budget = { cycles: MAX_TX_CYCLES_LIMIT - intrinsic.cycles, cells: MAX_TX_CELLS_LIMIT - intrinsic.cells };
+        const res = ex.simulateTx(tx, keccak256(encodeTransaction(tx)), budget);
+        cycles += res.cycles;
+        cells += res.cells;
+      } finally {
+        this.state.revert(cp);
+      }
+    }
+    const margin = (x: bigint, max: bigint) => {
+      const m = x + x / 5n;
+      return m > max ? max : m;
+    };
+    const tipC = tx.maxPriorityFeePerCycle;
+    const tipB = tx.maxPriorityFeePerCell;
+    return {
+      cyclesUsed: cycles,
+      cellsUsed: cells,
+      cyclesLimit: margin(cycles, MAX_TX_CYCLES_LIMIT),
+      cellsLimit: margin(cells, MAX_TX_CELLS_LIMIT),
+      cycleBasefee: basefee.cycle,
+      cellBasefee: basefee.cell,
+      fee: cycles * (basefee.cycle + tipC) + cells * (basefee.cell + tipB),
+    };
+  }
+
+  // ----- queries -----
+
+  private versionOf(height: bigint | undefined): bigint | null {
+    if (height === undefined || height === this.headHeader.height) return null;
+    if (height < 0n || height > this.headHeader.height) throw new RangeError(`height ${height} is not executed yet`);
+    return this.genesisVersion + height;
+  }
+
+  private read(key: Uint8Array, height?: bigint): Uint8Array | undefined {
+    const v = this.versionOf(height);
+    return v === null ? this.state.get(key) : this.state.getAt(v, key);
+  }
+
+  getAccount(address: Uint8Array, height?: bigint): AccountView | null {
+    const raw = this.read(accountKey(address), height);
+    if (raw === undefined) return null;
+    const a = decodeAccount(raw);
+    return {
+      balance: a.balance,
+      nonce: a.nonce,
+      codeHash: bytesEqual(a.codeHash, ZERO32) ? null : a.codeHash,
+      metadata: a.metadata,
+    };
+  }
+
+  getCode(address: Uint8Array): string | null {
+    const raw = this.state.get(codeKey(address));
+    return raw === undefined ? null : Buffer.from(raw).toString("utf8");
+  }
+
+  getActorStorage(address: Uint8Array, key: Uint8Array, height?: bigint): Uint8Array | null {
+    return this.read(storageKey(VM_NS_PVM, address, key), height) ?? null;
+  }
+
+  /** A pending timer by id. */
+  getTimer(id: Uint8Array): QueuedTimer | null {
+    return new TimerQueue(this.state).get(id) ?? null;
+  }
+
+  prove(key: Uint8Array, height?: bigint): Uint8Array | null {
+    const v = this.versionOf(height);
+    return v === null ? this.state.prove(key) : this.state.prove(key, v);
+  }
+}

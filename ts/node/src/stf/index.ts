@@ -1,0 +1,30 @@
+/**
+ * The state transition function (issue 7). Entry point: {@link Chain}.
+ *
+ * ```ts
+ * const chain = Chain.create({ state, genesis, executor });        // genesis committed on an empty state
+ * chain.checkTx(bytes);                                            // §2.2 admission (throws StfError)
+ * const picks = mempool.select({ basefee: chain.nextBasefees(),
+ *   accountNonce, laneBudget: chain.txLaneBudgets() });
+ * const { block, receipts, skipped } = chain.buildBlock(
+ *   LANES.flatMap((l) => picks[l].map((t) => t.bytes)),
+ *   { timestampMs, proposer, parentSeed });                        // executes, commits, moves the head
+ * chain.applyBlock(blockFromPeer);                                 // re-executes and checks every root
+ * chain.getAccount(addr); chain.getActorStorage(actor, key); chain.simulateCall({...});
+ * ```
+ *
+ * - Nothing here reads the clock: timestamps come from the caller.
+ * - `state` is a {@link StateBackend}: `QmdbState` (crates/qmdb) in the node, `MemoryState` in tests.
+ * - `executor` runs Python actors (the addon's `executeActor` bound to the same store); without it
+ *   transfers and timers-from-transactions work and actor calls fail with `ERR_EXEC_NO_RUNTIME`.
+ * - Receipts are in receipts-root order: transactions in block order, then timer fires
+ *   (`kind: "timer"`, `txHash` = the fire's invocation id).
+ * - Block rewards (§8.2) and tips go to `proposer`; basefees are burned.
+ */
+export * from "./chain.ts";
+export * from "./errors.ts";
+export { BlockExecutor, blockReward, concatTopics, intrinsicCost, messageId, timerId } from "./exec.ts";
+export { MemoryState } from "./memory-state.ts";
+export * from "./open.ts";
+export * from "./state-keys.ts";
+export type * from "./types.ts";
