@@ -20,10 +20,30 @@ from .codec import (
     encode_transaction,
     keccak256,
 )
+from .client import (
+    ActorCallError,
+    Client,
+    Deployed,
+    Event,
+    Receipt,
+    RpcError,
+    Simulation,
+    Subscription,
+    TransportError,
+    args_from_json,
+    default_deploy_salt,
+    dev_account,
+    encode_args,
+    value_from_json,
+)
 from .errors import CodecError, SignatureError
+from .hd import DEVNET_MNEMONIC, derive_secret_key, mnemonic_to_seed
 from .keys import PrivateKey, recover_signer, verify_transaction
 
 __all__ = [
+    "ActorCallError", "Client", "DEVNET_MNEMONIC", "Deployed", "Event", "Receipt", "RpcError", "Simulation", "Subscription",
+    "TransportError", "args_from_json", "default_deploy_salt", "derive_secret_key", "dev_account", "encode_args", "value_from_json",
+    "mnemonic_to_seed",
     "AccessListEntry", "Call", "CancelTimer", "CborError", "CodecError", "Custom", "Deploy", "PrivateKey",
     "Publish", "ScheduleTimer", "SignatureError", "Transaction", "Transfer", "actor_address",
     "canonicalize_source", "decode_cbor", "decode_transaction", "encode_cbor", "encode_transaction",

@@ -4,4 +4,5 @@
 mod bls;
 pub mod codec;
 pub mod pvm;
+mod runtime;
 mod state;

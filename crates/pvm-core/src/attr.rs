@@ -166,6 +166,11 @@ impl Vm {
 
     /// `o[k]`
     pub fn getitem(&mut self, o: &Value, k: &Value) -> PyResult<Value> {
+        if let Value::Class(_) = o
+            && let Some(r) = self.call_meta_special(o, "__getitem__", vec![k.clone()])?
+        {
+            return Ok(r);
+        }
         match o {
             Value::List(l) => {
                 if let Value::Slice(s) = k {
@@ -787,6 +792,20 @@ impl Vm {
                         v => v,
                     }),
                     None => {
+                        if !c.builtin
+                            && let Some(v) = self.meta_attr(c, name)?
+                        {
+                            return Ok(v);
+                        }
+                        if c.builtin
+                            && c.kind == TypeKind::Type
+                            && let Some(f) = crate::modules::meta::type_dunder(name)
+                        {
+                            return Ok(Value::Builtin(Rc::new(Builtin {
+                                kind: BuiltinKind::Func(f),
+                                recv: None,
+                            })));
+                        }
                         if c.builtin
                             && let Some(b) = crate::methods::unbound_method(self, c, name)
                         {
@@ -819,6 +838,17 @@ impl Vm {
                     Some(v) => Ok(v.clone()),
                     None => Err(self.no_attr(o, name)),
                 }
+            }
+            Value::Function(f)
+                if matches!(name, "__qualname__" | "__module__" | "__doc__")
+                    && f.dict.borrow().as_ref().is_some_and(|d| d.get_str(name).is_some()) =>
+            {
+                // assigned by the program (e.g. functools.wraps)
+                Ok(f.dict
+                    .borrow()
+                    .as_ref()
+                    .and_then(|d| d.get_str(name).cloned())
+                    .unwrap_or_default())
             }
             Value::Function(f) => match name {
                 "__name__" => Ok(Value::str(&**f.name.borrow())),
@@ -869,10 +899,40 @@ impl Vm {
             },
             Value::Wrapper(w) => match &**w {
                 Wrapper::Super { cls, obj } => {
+                    // in a metaclass method, super() searches the metaclass MRO and binds
+                    // to the class like an instance
+                    if let Some(m) = self.meta_super_start(cls, obj) {
+                        let obj = obj.clone();
+                        return match self.class_lookup_after(&m, cls, name) {
+                            Some(v) => self.bind_class_attr(v, &obj, &m),
+                            None => match crate::modules::meta::type_dunder(name) {
+                                Some(f) => Ok(Value::Builtin(Rc::new(Builtin {
+                                    kind: BuiltinKind::Func(f),
+                                    recv: Some(obj),
+                                }))),
+                                None => Err(self.exc(
+                                    "AttributeError",
+                                    format!("'super' object has no attribute '{name}'"),
+                                )),
+                            },
+                        };
+                    }
                     let start = match obj {
                         Value::Class(c) => c.clone(),
                         _ => self.class_of(obj),
                     };
+                    if let Value::Class(_) = obj
+                        && self.is_type_subclass(cls)
+                        && self.class_lookup_after(&start, cls, name).is_none()
+                        && let Some(f) = crate::modules::meta::type_dunder(name)
+                    {
+                        // super() in a metaclass's __new__: `type.__new__(mcls, ...)`
+                        let recv = if name == "__new__" { None } else { Some(obj.clone()) };
+                        return Ok(Value::Builtin(Rc::new(Builtin {
+                            kind: BuiltinKind::Func(f),
+                            recv,
+                        })));
+                    }
                     match self.class_lookup_after(&start, cls, name) {
                         Some(v) => match obj {
                             Value::Class(_) => Ok(match v {

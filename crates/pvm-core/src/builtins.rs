@@ -337,7 +337,10 @@ fn is_instance(vm: &mut Vm, v: &Value, cls: &Value) -> PyResult<bool> {
             if vm.is_subclass(&vc, c) {
                 return Ok(true);
             }
-            // bool is a subclass of int
+            // a metaclass __instancecheck__ (e.g. abc's registered virtual subclasses)
+            if let Some(r) = vm.call_meta_special(cls, "__instancecheck__", vec![v.clone()])? {
+                return vm.truthy(&r);
+            }
             Ok(false)
         }
         Value::Tuple(t) => {
@@ -397,6 +400,12 @@ pub fn call_builtin(vm: &mut Vm, b: &Rc<Builtin>, args: Vec<Value>, kw: Kw) -> P
                 let recv = it.next().ok_or_else(|| {
                     vm.type_err(format!("unbound method {name}() needs an argument"))
                 })?;
+                // an instance of a subclass of the built-in type: act on its native payload
+                let native = match &recv {
+                    Value::Instance(i) => i.native.borrow().clone(),
+                    _ => None,
+                };
+                let recv = native.unwrap_or(recv);
                 return crate::methods::call_method(vm, &recv, name, it.collect(), kw);
             }
             crate::modules::call_module_func(vm, module, name, args, kw)
@@ -415,6 +424,9 @@ pub fn call_builtin(vm: &mut Vm, b: &Rc<Builtin>, args: Vec<Value>, kw: Kw) -> P
 
 fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
     match name {
+        "__type_new__" | "__type_call__" | "__type_init__" | "__type_setattr__"
+        | "__type_delattr__" | "__type_repr__" | "__type_instancecheck__"
+        | "__type_subclasscheck__" => crate::modules::meta::call_type_dunder(vm, name, args, kw),
         "print" => {
             let sep = match kwarg(&kw, "sep") {
                 Some(Value::Str(s)) => s.s.to_string(),
@@ -471,6 +483,13 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
                         "issubclass() arg 2 must be a class, a tuple of classes, or a union",
                     ));
                 };
+                let cv = Value::Class(c.clone());
+                if let Some(r) = vm.call_meta_special(&cv, "__subclasscheck__", vec![args[0].clone()])? {
+                    if vm.truthy(&r)? {
+                        return Ok(Value::Bool(true));
+                    }
+                    continue;
+                }
                 if vm.is_subclass(a, &c) {
                     return Ok(Value::Bool(true));
                 }
@@ -530,6 +549,9 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
         "reversed" => {
             nargs(vm, "reversed", &args, 1, 1)?;
             let v = &args[0];
+            if let Some(r) = vm.call_meta_special(v, "__reversed__", vec![])? {
+                return Ok(r);
+            }
             let st = match v {
                 Value::List(l) => IterState::RevList(l.clone(), l.v.borrow().len()),
                 Value::Range(r) => {
@@ -1333,6 +1355,12 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
                             return vm.call(&f, vec![v.clone()], vec![]);
                         }
                     }
+                    // an instance of an int / float / str subclass: convert its value
+                    if let Some(n) = vm.native_of(&v)
+                        && !matches!(n, Value::Instance(_))
+                    {
+                        return construct(vm, cls, vec![n], kw);
+                    }
                     Err(vm.type_err(format!(
                         "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                         vm.type_name(&v)
@@ -1348,6 +1376,11 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
             Some(v) => {
                 if let Some(f) = vm.lookup_special(&v, "__float__") {
                     return vm.call(&f, vec![v.clone()], vec![]);
+                }
+                if let Some(n) = vm.native_of(&v)
+                    && !matches!(n, Value::Instance(_))
+                {
+                    return construct(vm, cls, vec![n], kw);
                 }
                 Err(vm.type_err(format!(
                     "float() argument must be a string or a real number, not '{}'",

@@ -322,15 +322,38 @@ pub fn unbound_method(_vm: &mut Vm, c: &Rc<Class>, name: &str) -> Option<Value> 
         TypeKind::Float => Value::Float(crate::float::F64::ZERO),
         _ => return None,
     };
-    if !method_exists(&probe, name) {
+    // `dict.__setitem__(self, k, v)` style calls (subclasses delegating to the built-in
+    // behaviour) go through `native_dunder` on the receiver's native payload.
+    let dunder = UNBOUND_DUNDERS.iter().find(|n| **n == name).copied();
+    if dunder.is_none() && !method_exists(&probe, name) {
         return None;
     }
-    let n = static_name(name)?;
+    let n = dunder.or_else(|| static_name(name))?;
     Some(Value::Builtin(Rc::new(Builtin {
         kind: BuiltinKind::ModuleFunc(type_tag(c.kind), n),
         recv: None,
     })))
 }
+
+/// Special methods of built-in types reachable unbound (`dict.__repr__`), see [`native_dunder`].
+const UNBOUND_DUNDERS: &[&str] = &[
+    "__len__",
+    "__contains__",
+    "__getitem__",
+    "__setitem__",
+    "__delitem__",
+    "__iter__",
+    "__repr__",
+    "__str__",
+    "__hash__",
+    "__bool__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+];
 
 fn type_tag(k: TypeKind) -> &'static str {
     match k {

@@ -951,6 +951,11 @@ impl Vm {
 
     /// `item in container`.
     pub fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
+        if let Value::Class(_) = container
+            && let Some(r) = self.call_meta_special(container, "__contains__", vec![item.clone()])?
+        {
+            return self.truthy(&r);
+        }
         match container {
             Value::Str(s) => match item {
                 Value::Str(sub) => {
@@ -1703,6 +1708,11 @@ impl Vm {
 
     /// `repr(v)`
     pub fn repr(&mut self, v: &Value) -> PyResult<String> {
+        if let Value::Class(_) = v
+            && let Some(r) = self.call_meta_special(v, "__repr__", vec![])?
+        {
+            return self.to_str(&r);
+        }
         match v {
             Value::None => Ok("None".into()),
             Value::Bool(b) => Ok(if *b { "True" } else { "False" }.into()),
@@ -1929,6 +1939,16 @@ impl Vm {
 
     /// `str(v)`
     pub fn to_str(&mut self, v: &Value) -> PyResult<String> {
+        if let Value::Class(_) = v
+            && let Some(r) = self.call_meta_special(v, "__str__", vec![])?
+        {
+            return self.to_str(&r);
+        }
+        if let Value::Class(_) = v
+            && self.meta_special(v, "__repr__").is_some()
+        {
+            return self.repr(v);
+        }
         match v {
             Value::Str(s) => Ok(s.s.to_string()),
             Value::Instance(_) => {
@@ -2118,6 +2138,11 @@ impl Vm {
 
     /// `iter(v)`
     pub fn get_iter(&mut self, v: &Value) -> PyResult<Value> {
+        if let Value::Class(_) = v
+            && let Some(r) = self.call_meta_special(v, "__iter__", vec![])?
+        {
+            return Ok(r);
+        }
         let st = match v {
             Value::List(l) => IterState::List(l.clone(), 0),
             Value::Tuple(t) => IterState::Tuple(t.clone(), 0),
@@ -2517,6 +2542,15 @@ impl Vm {
 
     /// `len(v)`
     pub fn len(&mut self, v: &Value) -> PyResult<usize> {
+        if let Value::Class(_) = v
+            && let Some(r) = self.call_meta_special(v, "__len__", vec![])?
+        {
+            let n = self.to_index(&r)?;
+            if n < 0 {
+                return Err(self.exc("ValueError", "__len__() should return >= 0"));
+            }
+            return Ok(n as usize);
+        }
         Ok(match v {
             Value::Str(s) => s.nchars,
             Value::Bytes(b) => b.b.len(),

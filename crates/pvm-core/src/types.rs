@@ -207,6 +207,7 @@ pub fn is_subclassable(k: TypeKind) -> bool {
             | TypeKind::Set
             | TypeKind::FrozenSet
             | TypeKind::Bytes
+            | TypeKind::Type
     )
 }
 
@@ -504,7 +505,10 @@ impl Vm {
             Value::Function(_) => TypeKind::Function,
             Value::BoundMethod(_) => TypeKind::Method,
             Value::Builtin(_) => TypeKind::BuiltinFunction,
-            Value::Class(_) => TypeKind::Type,
+            Value::Class(c) => match self.metaclass_of(c) {
+                Some(m) => return m,
+                None => TypeKind::Type,
+            },
             Value::Generator(_) => TypeKind::Generator,
             Value::Iter(_) => TypeKind::Iterator,
             Value::Module(_) => TypeKind::Module,

@@ -507,6 +507,27 @@ pub enum Wrapper {
 }
 
 impl Value {
+    /// True for the variants that hold no heap reference (int, float, bool, None): dropping
+    /// them does nothing.
+    #[inline(always)]
+    pub fn is_immediate(&self) -> bool {
+        matches!(
+            self,
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None
+        )
+    }
+
+    /// Drops `v`; an immediate is discarded inline instead of through the generic destructor
+    /// (it owns nothing, so forgetting it is the same as dropping it).
+    #[inline(always)]
+    pub fn drop_fast(v: Value) {
+        if v.is_immediate() {
+            std::mem::forget(v);
+        } else {
+            drop(v);
+        }
+    }
+
     /// Same as `clone`, with the immediate variants (int, float, bool, None) copied inline
     /// instead of through the generic clone; used on the interpreter's hot paths.
     #[inline(always)]

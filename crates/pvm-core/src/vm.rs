@@ -627,11 +627,34 @@ impl Vm {
         args: Vec<Value>,
         kwargs: Vec<(Rc<str>, Value)>,
     ) -> PyResult<Value> {
+        // a metaclass `__call__` (see `modules::meta`) decides what calling the class does
+        if !cls.builtin
+            && let Some(m) = self.metaclass_of(cls)
+            && let Some(call @ Value::Function(_)) = self.class_lookup(&m, "__call__")
+        {
+            let mut a = Vec::with_capacity(args.len() + 1);
+            a.push(Value::Class(cls.clone()));
+            a.extend(args);
+            return self.call(&call, a, kwargs);
+        }
+        self.instantiate_plain(cls, args, kwargs)
+    }
+
+    /// `type.__call__(cls, *args, **kwargs)`: `__new__` then `__init__`, ignoring any
+    /// metaclass `__call__`.
+    pub fn instantiate_plain(
+        &mut self,
+        cls: &Rc<Class>,
+        args: Vec<Value>,
+        kwargs: Vec<(Rc<str>, Value)>,
+    ) -> PyResult<Value> {
         if cls.builtin && cls.kind != TypeKind::Exception {
             return crate::builtins::construct(self, cls, args, kwargs);
         }
         // user __new__
         let new = self.class_lookup(cls, "__new__");
+        // object.__init__ accepts the arguments a user __new__ consumed (CPython rule).
+        let user_new = matches!(new, Some(Value::Function(_)) | Some(Value::Wrapper(_)));
         let inst = match new {
             Some(Value::Function(_)) | Some(Value::Wrapper(_)) => {
                 let f = match new {
@@ -691,10 +714,13 @@ impl Vm {
                         self.type_name(&r)
                     )));
                 }
-            } else if !kwargs.is_empty() && cls.kind != TypeKind::Exception {
+            } else if !kwargs.is_empty() && cls.kind != TypeKind::Exception && !user_new {
                 return Err(self.type_err(format!("{}() takes no keyword arguments", cls.name)));
             }
-        } else if (!args.is_empty() || !kwargs.is_empty()) && cls.kind != TypeKind::Exception {
+        } else if (!args.is_empty() || !kwargs.is_empty())
+            && cls.kind != TypeKind::Exception
+            && !user_new
+        {
             return Err(self.type_err(format!("{}() takes no arguments", cls.name)));
         }
         Ok(inst)
@@ -832,10 +858,13 @@ impl Vm {
                 }
                 Instr::LoadFast(i) => {
                     let f = self.fr();
+                    // Growing first lets the value be built in place in the stack (no spill).
+                    if f.stack.len() == f.stack.capacity() {
+                        f.stack.reserve(8);
+                    }
                     match &f.locals[i as usize] {
                         Some(v) => {
-                            let v = v.clone_fast();
-                            f.stack.push(v);
+                            f.stack.push(v.clone_fast());
                         }
                         None => {
                             let n = f.code.varnames[i as usize].clone();
@@ -849,7 +878,9 @@ impl Vm {
                 Instr::StoreFast(i) => {
                     let f = self.fr();
                     let v = f.stack.pop();
-                    f.locals[i as usize] = v;
+                    if let Some(old) = std::mem::replace(&mut f.locals[i as usize], v) {
+                        Value::drop_fast(old);
+                    }
                 }
                 Instr::DeleteFast(i) => {
                     let f = self.fr();
@@ -1126,7 +1157,9 @@ impl Vm {
                             _ => None,
                         };
                         if let Some(v) = hit {
-                            f.stack.pop();
+                            if let Some(k) = f.stack.pop() {
+                                Value::drop_fast(k);
+                            }
                             let o = std::mem::replace(&mut f.stack[n - 2], v);
                             drop(o);
                             continue;
@@ -1187,7 +1220,12 @@ impl Vm {
                         _ => None,
                     };
                     let r = match r {
-                        Some(r) => r,
+                        Some(r) => {
+                            // The fast paths above only take int / float operands.
+                            Value::drop_fast(a);
+                            Value::drop_fast(b);
+                            r
+                        }
                         None => self.binary_op(&a, &b, op, false)?,
                     };
                     self.push(r);
@@ -1213,7 +1251,11 @@ impl Vm {
                         _ => None,
                     };
                     let r = match r {
-                        Some(r) => r,
+                        Some(r) => {
+                            Value::drop_fast(a);
+                            Value::drop_fast(b);
+                            r
+                        }
                         None => self.binary_op(&a, &b, op, true)?,
                     };
                     self.push(r);
@@ -1244,7 +1286,11 @@ impl Vm {
                         _ => None,
                     };
                     let r = match r {
-                        Some(b) => Value::Bool(b),
+                        Some(r) => {
+                            Value::drop_fast(a);
+                            Value::drop_fast(b);
+                            Value::Bool(r)
+                        }
                         None => self.compare(&a, &b, op)?,
                     };
                     self.push(r);
@@ -1333,6 +1379,52 @@ impl Vm {
                     self.push(it);
                 }
                 Instr::ForIter(t) => {
+                    // Fast path: range, list and tuple iterators step in place (same states and
+                    // results as `next_fast`), without cloning the iterator.
+                    let f = self.fr();
+                    if let Some(Value::Iter(it)) = f.stack.last() {
+                        let mut st = it.st.borrow_mut();
+                        let step = match &mut *st {
+                            IterState::Range(cur, stop, step) => {
+                                let c = *cur;
+                                if (*step > 0 && c < *stop) || (*step < 0 && c > *stop) {
+                                    *cur = c.saturating_add(*step);
+                                    Some(Some(Value::Int(c)))
+                                } else {
+                                    Some(None)
+                                }
+                            }
+                            IterState::List(l, idx) => {
+                                let v = l.v.borrow().get(*idx).map(Value::clone_fast);
+                                if v.is_some() {
+                                    *idx += 1;
+                                }
+                                Some(v)
+                            }
+                            IterState::Tuple(tup, idx) => {
+                                let v = tup.v.get(*idx).map(Value::clone_fast);
+                                if v.is_some() {
+                                    *idx += 1;
+                                }
+                                Some(v)
+                            }
+                            _ => None,
+                        };
+                        drop(st);
+                        match step {
+                            Some(Some(v)) => {
+                                f.stack.push(v);
+                                continue;
+                            }
+                            Some(None) => {
+                                let it = f.stack.pop();
+                                f.ip = t as usize;
+                                drop(it);
+                                continue;
+                            }
+                            None => {}
+                        }
+                    }
                     let it = self.top().clone();
                     match self.next_fast(&it)? {
                         Some(v) => self.push(v),
@@ -2343,16 +2435,18 @@ impl Vm {
             }
         }
         let mut class_kwargs: Vec<(Rc<str>, Value)> = Vec::new();
+        let mut explicit_meta: Option<Value> = None;
         if let Some(Value::Dict(d)) = &kw {
-            if d.d.borrow().get_str("metaclass").is_some() {
-                return Err(self.type_err("custom metaclasses are not supported in the PVM"));
-            }
+            explicit_meta = d.d.borrow().get_str("metaclass").cloned();
             for e in d.d.borrow().iter() {
-                if let Value::Str(s) = &e.key {
+                if let Value::Str(s) = &e.key
+                    && &*s.s != "metaclass"
+                {
                     class_kwargs.push((Rc::from(&*s.s), e.value.clone()));
                 }
             }
         }
+        let meta = self.select_metaclass(explicit_meta, &base_list)?;
         let ns = Rc::new(PyDict {
             d: RefCell::new(Dict::new()),
         });
@@ -2369,6 +2463,9 @@ impl Vm {
         self.push_frame(frame)?;
         let base = self.frames.len() - 1;
         self.run(base)?;
+        if let Some(m) = meta {
+            return self.create_with_metaclass(&m, &name, bases, ns, class_kwargs);
+        }
         let cls = crate::types::make_class(self, name, qualname, base_list, ns, class_kwargs)?;
         Ok(Value::Class(cls))
     }

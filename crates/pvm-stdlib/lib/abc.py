@@ -10,8 +10,13 @@ def abstractmethod(funcobj):
     return funcobj
 
 
-class abstractproperty(property):
-    __isabstractmethod__ = True
+def abstractproperty(fget=None, fset=None, fdel=None, doc=None):
+    # Deprecated in CPython (use @property over @abstractmethod). In the PVM property
+    # cannot be subclassed, so this returns a property whose accessors are marked abstract.
+    for f in (fget, fset, fdel):
+        if f is not None:
+            f.__isabstractmethod__ = True
+    return property(fget, fset, fdel, doc)
 
 
 def _is_abstract(value):

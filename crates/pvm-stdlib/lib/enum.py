@@ -22,7 +22,10 @@ class auto:
 
 
 def _is_descriptor(obj):
-    return hasattr(obj, '__get__') or hasattr(obj, '__set__') or hasattr(obj, '__delete__')
+    # functions, properties and class/static methods are descriptors (they have __get__ in
+    # CPython; the PVM implements the binding natively, so test for them by type as well)
+    return (isinstance(obj, (type(_is_private), property, classmethod, staticmethod))
+            or hasattr(obj, '__get__') or hasattr(obj, '__set__') or hasattr(obj, '__delete__'))
 
 
 def _is_dunder(name):

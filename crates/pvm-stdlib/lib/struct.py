@@ -86,6 +86,18 @@ def _int_bounds(code, size):
     return 0, (1 << bits) - 1
 
 
+def _range_message(code, size, n, lo, hi, little):
+    # CPython 3.11's wording depends on the code, the byte order and the size
+    if code in 'bB' or (little and code in 'hH'):
+        named = {'b': 'byte', 'B': 'ubyte', 'h': 'short', 'H': 'ushort'}[code]
+        return f'{named} format requires {lo} <= number <= {hi}'
+    if not little and code in 'qQ':
+        return 'int too large to convert'
+    if size <= 4 and code in 'hHiIlL' and not (code in 'HIL' and n < 0):
+        return f"'{code}' format requires {lo} <= number <= {hi}"
+    return 'argument out of range'
+
+
 def _as_int(value):
     if isinstance(value, bool):
         return int(value)
@@ -161,13 +173,7 @@ def _pack_one(code, size, value, little, native):
         n = _as_int(value)
         lo, hi = _int_bounds(code, size)
         if not lo <= n <= hi:
-            # CPython's wording differs by code (and for 'l', by size)
-            named = {'b': 'byte', 'B': 'ubyte', 'h': 'short', 'H': 'ushort'}.get(code)
-            if named is not None:
-                raise error(f'{named} format requires {lo} <= number <= {hi}')
-            if code == 'i' or (code == 'l' and size == 4):
-                raise error(f"'{code}' format requires {lo} <= number <= {hi}")
-            raise error('argument out of range')
+            raise error(_range_message(code, size, n, lo, hi, little))
         return (n & ((1 << (size * 8)) - 1)).to_bytes(size, 'little' if little else 'big')
     if kind == 'float':
         if not isinstance(value, (int, float)):

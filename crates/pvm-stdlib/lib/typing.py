@@ -142,6 +142,72 @@ class Protocol(Generic):
     pass
 
 
+class _NamedTupleMeta(type):
+    def __new__(mcls, typename, bases, ns, **kwargs):
+        if ns.get('_root', False):
+            return super().__new__(mcls, typename, bases, ns)
+        from collections import namedtuple
+        types = ns.get('__annotations__', {})
+        fields = list(types)
+        defaults = []
+        for name in fields:
+            if name in ns:
+                defaults.append(ns[name])
+            elif defaults:
+                raise TypeError(f"Non-default namedtuple field {name} cannot follow default field"
+                                f"{'s' if len(defaults) > 1 else ''} {', '.join(fields[len(fields) - len(defaults) - 1:fields.index(name)])}")
+        nt = namedtuple(typename, fields, defaults=defaults, module=ns.get('__module__'))
+        nt.__annotations__ = dict(types)
+        for key, value in ns.items():
+            if key in ('__module__', '__qualname__', '__annotations__', '_root') or key in fields:
+                continue
+            if key.startswith('_') and key in ('_make', '_asdict', '_replace', '_fields', '_field_defaults'):
+                raise AttributeError('Cannot overwrite NamedTuple attribute ' + key)
+            setattr(nt, key, value)
+        return nt
+
+
+class NamedTuple(metaclass=_NamedTupleMeta):
+    """Typed version of collections.namedtuple: `class P(NamedTuple): x: int`."""
+    _root = True
+
+
+class _TypedDictMeta(type):
+    def __new__(mcls, name, bases, ns, total=True):
+        annotations = {}
+        for base in bases:
+            annotations.update(base.__dict__.get('__annotations__', {}))
+        own = ns.get('__annotations__', {})
+        annotations.update(own)
+        required = set()
+        optional = set()
+        for base in bases:
+            required.update(base.__dict__.get('__required_keys__', ()))
+            optional.update(base.__dict__.get('__optional_keys__', ()))
+        (required if total else optional).update(own)
+        ns = dict(ns)
+        ns.pop('_root', None)
+        cls = super().__new__(mcls, name, (dict,), ns)
+        cls.__annotations__ = annotations
+        cls.__required_keys__ = frozenset(required)
+        cls.__optional_keys__ = frozenset(optional)
+        cls.__total__ = total
+        return cls
+
+    def __call__(cls, *args, **kwargs):
+        return dict(*args, **kwargs)
+
+    def __subclasscheck__(cls, other):
+        raise TypeError('TypedDict does not support instance and class checks')
+
+    __instancecheck__ = __subclasscheck__
+
+
+class TypedDict(metaclass=_TypedDictMeta):
+    """A dict with a fixed set of typed keys; instances are plain dicts."""
+    _root = True
+
+
 def cast(typ, val):
     return val
 

@@ -19,6 +19,33 @@ pub struct Bitmap {
 }
 
 impl Bitmap {
+    /// The raw parts `(len, chunks)`, for the reopen snapshot.
+    pub(crate) fn raw(&self) -> (u64, &[Chunk]) {
+        (self.len, &self.chunks)
+    }
+
+    /// A bitmap of `len` bits with the given chunks (tree built by the next `merkleize`);
+    /// `None` when the chunk count does not match or bits past `len` are set.
+    pub(crate) fn from_raw(len: u64, chunks: Vec<Chunk>) -> Option<Bitmap> {
+        if chunks.len() as u64 != len.div_ceil(CHUNK_BITS) {
+            return None;
+        }
+        let b = Bitmap {
+            len,
+            chunks,
+            depth: 0,
+            levels: Vec::new(),
+            dirty: Vec::new(),
+        };
+        if let Some(last) = b.chunks.last()
+            && !len.is_multiple_of(CHUNK_BITS)
+            && (len % CHUNK_BITS..CHUNK_BITS).any(|i| crate::hash::chunk_bit(last, i))
+        {
+            return None;
+        }
+        Some(b)
+    }
+
     /// Number of bits.
     pub fn len(&self) -> u64 {
         self.len

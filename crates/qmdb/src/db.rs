@@ -8,6 +8,7 @@ use crate::log::{FrameView, Log, sync_dir};
 use crate::mmr::Mmr;
 use crate::op::{Op, Reader};
 use crate::proof::{Proof, Witness};
+use crate::snapshot;
 use crate::{Error, MAX_KEY_LEN, MAX_VALUE_LEN};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs::{self, File, OpenOptions};
@@ -269,7 +270,41 @@ impl Db {
             return Err(Error::Locked);
         }
         let _ = fs::remove_file(dir.join("pinned.tmp"));
+        let _ = fs::remove_file(dir.join(snapshot::TMP));
         let (pruned, peaks) = read_pinned(&dir)?;
+        // A snapshot written by a clean close describes exactly one on-disk state: use it if
+        // it matches, and delete it either way before anything else can be committed.
+        let snap_path = dir.join(snapshot::FILE);
+        if snap_path.exists() {
+            let loaded = fs::read(&snap_path)
+                .ok()
+                .and_then(|b| snapshot::read(&b).ok());
+            fs::remove_file(&snap_path)?;
+            sync_dir(&dir)?;
+            if let Some(d) = loaded
+                && let Some(st) = Loaded::from_snapshot(&dir, &cfg, pruned, d)?
+            {
+                return Ok(Db {
+                    dir,
+                    cfg,
+                    lock: Some(lock),
+                    log: st.log,
+                    mmr: st.mmr,
+                    bitmap: st.bitmap,
+                    keys: st.keys,
+                    floor: st.floor,
+                    records: st.records,
+                    layers: vec![Layer {
+                        id: 0,
+                        writes: BTreeMap::new(),
+                    }],
+                    next_layer_id: 1,
+                    poisoned: false,
+                    frame_buf: Vec::new(),
+                    rel_buf: Vec::new(),
+                });
+            }
+        }
         let mmr = Mmr::from_pinned(pruned, &peaks)
             .ok_or_else(|| Error::Corrupt("pinned peaks".into()))?;
         let mut bitmap = Bitmap::default();
@@ -362,6 +397,11 @@ impl Db {
             return Ok(());
         }
         self.discard_pending();
+        let written = if self.poisoned || self.version() == 0 {
+            Ok(())
+        } else {
+            self.write_snapshot()
+        };
         self.mmr = Mmr::default();
         self.bitmap = Bitmap::default();
         self.keys = KeyIndex::default();
@@ -374,7 +414,66 @@ impl Db {
         self.frame_buf = Vec::new();
         self.rel_buf = Vec::new();
         self.lock = None;
-        Ok(())
+        written
+    }
+
+    /// Writes the reopen snapshot (temp file, fsync, rename, fsync dir).
+    fn write_snapshot(&self) -> Result<(), Error> {
+        let (log_base, next_version, segments, offsets) = self.log.raw();
+        let (mmr_leaves, mmr_pruned, mmr_nodes, mmr_pinned) = self.mmr.raw();
+        let (bitmap_len, chunks) = self.bitmap.raw();
+        let info = *self.latest();
+        let parts = snapshot::Parts {
+            version: info.version,
+            root: info.root,
+            floor: self.floor,
+            log_base,
+            next_version,
+            segments,
+            offsets,
+            mmr_leaves,
+            mmr_pruned,
+            mmr_pinned,
+            mmr_nodes,
+            bitmap_len,
+            chunks,
+        };
+        let records: Vec<snapshot::RecordData> = self
+            .records
+            .iter()
+            .map(|r| {
+                let mut undo_chunks: Vec<(u64, Chunk)> =
+                    r.undo_chunks.iter().map(|(i, c)| (*i, *c)).collect();
+                undo_chunks.sort_unstable_by_key(|(i, _)| *i);
+                snapshot::RecordData {
+                    info: (
+                        r.info.version,
+                        r.info.root,
+                        r.info.op_count,
+                        r.info.floor,
+                        r.info.active_keys,
+                    ),
+                    undo_keys: r.undo_keys.clone(),
+                    undo_chunks,
+                }
+            })
+            .collect();
+        let tmp = self.dir.join(snapshot::TMP);
+        let file = File::create(&tmp)?;
+        let index = self
+            .keys
+            .tree
+            .iter()
+            .map(|(k, &s)| (k.as_slice(), self.keys.slots[s as usize]));
+        drop(snapshot::write(
+            file,
+            &parts,
+            self.keys.len(),
+            index,
+            &records,
+        )?);
+        fs::rename(&tmp, self.dir.join(snapshot::FILE))?;
+        sync_dir(&self.dir)
     }
 
     fn latest(&self) -> &CommitInfo {
@@ -722,7 +821,7 @@ impl Db {
         Log::reset_frame(&mut frame);
         let mut rel = std::mem::take(&mut self.rel_buf);
         rel.clear();
-        let mut scratch: Vec<u8> = Vec::new();
+        let mut value_buf: Vec<u8> = Vec::new();
         let mut touched = touched.into_iter().peekable();
         let mut effective = effective.into_iter().peekable();
         let mut emitted = 0u64;
@@ -731,58 +830,39 @@ impl Db {
                 (None, None) => break,
                 (Some(_), None) => false,
                 (None, Some(_)) => true,
-                (Some(e), Some(t)) => t < &e.key,
+                (Some(e), Some(t)) => *t < e.key,
             };
             emitted += 1;
-            scratch.clear();
             if take_touched {
                 let p = touched.next().expect("peeked");
-                let slot = self.keys.tree[p.as_slice()];
+                let slot = self.keys.tree[&p];
                 let loc = self.keys.slots[slot as usize];
-                let value = match Op::decode(&self.log.read(loc)?)? {
-                    Op::Update { value, .. } => value,
-                    _ => return Err(Error::Corrupt("active location is not an update".into())),
-                };
-                let next_key = self.succ_wrap(&p).to_vec();
-                let op = Op::Update {
-                    key: p,
-                    value,
-                    next_key,
-                };
-                op.encode_into(&mut scratch);
-                let Op::Update { key, .. } = op else {
-                    unreachable!("built as update")
-                };
-                self.emit_update(
-                    &mut rec,
-                    &scratch,
+                value_buf.clear();
+                value_buf.extend_from_slice(&self.value_at_loc(loc)?);
+                let start = begin_op(&mut frame, &mut rel);
+                Op::encode_update(
+                    p.as_slice(),
+                    &value_buf,
+                    self.succ_wrap_ik(&p).as_slice(),
                     &mut frame,
-                    &mut rel,
-                    key,
-                    slot,
-                    Some(loc),
                 );
+                end_op(&mut frame, start);
+                self.emit_update(&mut rec, &frame[start + 4..], p, slot, Some(loc));
             } else {
                 let c = effective.next().expect("peeked");
+                let start = begin_op(&mut frame, &mut rel);
                 match c.value {
                     Some(value) => {
-                        let op = Op::Update {
-                            key: c.key,
-                            value,
-                            next_key: c.succ.expect("successor computed"),
-                        };
-                        op.encode_into(&mut scratch);
-                        let Op::Update { key, .. } = op else {
-                            unreachable!("built as update")
-                        };
+                        let next = c.succ.expect("successor computed");
+                        Op::encode_update(c.key.as_slice(), &value, next.as_slice(), &mut frame);
+                        end_op(&mut frame, start);
                         let slot = c.slot.expect("slot assigned");
-                        self.emit_update(
-                            &mut rec, &scratch, &mut frame, &mut rel, key, slot, c.prior,
-                        );
+                        self.emit_update(&mut rec, &frame[start + 4..], c.key, slot, c.prior);
                     }
                     None => {
-                        Op::Delete { key: c.key.clone() }.encode_into(&mut scratch);
-                        self.emit_plain(&scratch, &mut frame, &mut rel);
+                        Op::encode_delete(c.key.as_slice(), &mut frame);
+                        end_op(&mut frame, start);
+                        self.emit_plain(&frame[start + 4..]);
                         apply_bits(&mut self.bitmap, &mut rec, c.key, c.prior, false);
                     }
                 }
@@ -797,21 +877,24 @@ impl Db {
             if !self.bitmap.get(loc) {
                 continue;
             }
-            let bytes = self.log.read_seq(loc)?;
-            let key = update_key(&bytes)?.to_vec();
+            let start = begin_op(&mut frame, &mut rel);
+            self.log.read_seq_into(loc, &mut frame)?;
+            end_op(&mut frame, start);
+            let key = IKey::new(update_key(&frame[start + 4..])?);
             let slot = self.keys.slot_of_loc(loc);
-            self.emit_update(&mut rec, &bytes, &mut frame, &mut rel, key, slot, Some(loc));
+            self.emit_update(&mut rec, &frame[start + 4..], key, slot, Some(loc));
             budget -= 1;
         }
         // 7. the commit operation.
         let active_keys = self.keys.len();
-        scratch.clear();
+        let start = begin_op(&mut frame, &mut rel);
         Op::Commit {
             floor: self.floor,
             active_keys,
         }
-        .encode_into(&mut scratch);
-        self.emit_plain(&scratch, &mut frame, &mut rel);
+        .encode_into(&mut frame);
+        end_op(&mut frame, start);
+        self.emit_plain(&frame[start + 4..]);
         self.bitmap.push(false);
         // 8. root.
         self.bitmap.merkleize();
@@ -833,33 +916,25 @@ impl Db {
         Ok(*self.latest())
     }
 
-    /// Appends encoded operation `bytes` to the frame and the MMR (not to the bitmap).
-    fn emit_plain(&mut self, bytes: &[u8], frame: &mut Vec<u8>, rel: &mut Vec<u64>) {
-        rel.push(frame.len() as u64);
-        frame.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-        frame.extend_from_slice(bytes);
+    /// Appends the encoded operation `bytes` (already in the frame) to the MMR, not to the
+    /// bitmap.
+    fn emit_plain(&mut self, bytes: &[u8]) {
         self.mmr.push_op(bytes);
         self.keys.loc_slot.push(NO_SLOT);
     }
 
-    /// Appends the encoded update `bytes` of `key` (owning `slot`, previously active at
-    /// `prior`) and makes it the key's active operation.
-    #[allow(clippy::too_many_arguments)]
+    /// Appends the encoded update `bytes` (already in the frame) of `key` (owning `slot`,
+    /// previously active at `prior`) and makes it the key's active operation.
     fn emit_update(
         &mut self,
         rec: &mut Record,
         bytes: &[u8],
-        frame: &mut Vec<u8>,
-        rel: &mut Vec<u64>,
-        key: Vec<u8>,
+        key: IKey,
         slot: u32,
         prior: Option<u64>,
     ) {
         let loc = self.mmr.leaves();
         debug_assert_eq!(self.bitmap.len(), loc);
-        rel.push(frame.len() as u64);
-        frame.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-        frame.extend_from_slice(bytes);
         self.mmr.push_op(bytes);
         self.keys.slots[slot as usize] = loc;
         self.keys.loc_slot.push(slot);
@@ -886,14 +961,23 @@ impl Db {
             .map(|(k, _)| k.as_slice())
     }
 
+    /// [`Db::pred_wrap`] for an index key.
+    fn pred_wrap_ik(&self, key: &IKey) -> Option<&IKey> {
+        let tree = &self.keys.tree;
+        tree.range::<IKey, _>((Bound::Unbounded, Bound::Excluded(key)))
+            .next_back()
+            .or_else(|| tree.last_key_value())
+            .map(|(k, _)| k)
+    }
+
     /// Smallest live key `> key`, else the smallest live key (cyclic successor). The index must
     /// be non-empty.
-    fn succ_wrap(&self, key: &[u8]) -> &[u8] {
+    fn succ_wrap_ik(&self, key: &IKey) -> &IKey {
         let tree = &self.keys.tree;
-        tree.range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
+        tree.range::<IKey, _>((Bound::Excluded(key), Bound::Unbounded))
             .next()
             .or_else(|| tree.first_key_value())
-            .map(|(k, _)| k.as_slice())
+            .map(|(k, _)| k)
             .expect("index non-empty when a successor is needed")
     }
 
@@ -1115,7 +1199,7 @@ impl Db {
 fn apply_bits(
     bitmap: &mut Bitmap,
     rec: &mut Record,
-    key: Vec<u8>,
+    key: IKey,
     prior: Option<u64>,
     active: bool,
 ) {
@@ -1130,6 +1214,20 @@ fn apply_bits(
     rec.undo_keys.push((key, prior));
 }
 
+/// Starts an operation record (`u32 len | bytes`) at the end of `frame`; returns its offset.
+fn begin_op(frame: &mut Vec<u8>, rel: &mut Vec<u64>) -> usize {
+    let start = frame.len();
+    rel.push(start as u64);
+    frame.extend_from_slice(&[0; 4]);
+    start
+}
+
+/// Fills in the length of the operation record started at `start`.
+fn end_op(frame: &mut [u8], start: usize) {
+    let n = (frame.len() - start - 4) as u32;
+    frame[start..start + 4].copy_from_slice(&n.to_le_bytes());
+}
+
 /// The key of an encoded `Update` without decoding the rest.
 fn update_key(bytes: &[u8]) -> Result<&[u8], Error> {
     let mut r = Reader { buf: bytes, pos: 0 };
@@ -1138,6 +1236,135 @@ fn update_key(bytes: &[u8]) -> Result<&[u8], Error> {
     }
     let n = r.u32()? as usize;
     r.take(n)
+}
+
+/// State loaded from a snapshot.
+struct Loaded {
+    log: Log,
+    mmr: Mmr,
+    bitmap: Bitmap,
+    keys: KeyIndex,
+    floor: u64,
+    records: VecDeque<Record>,
+}
+
+impl Loaded {
+    /// Builds the store state from snapshot data `d`, or `None` when the data does not match
+    /// the directory (then the caller replays the log).
+    fn from_snapshot(
+        dir: &Path,
+        cfg: &Config,
+        pruned: u64,
+        d: snapshot::Data,
+    ) -> Result<Option<Loaded>, Error> {
+        let leaves = d.mmr_leaves;
+        if d.log_base != pruned
+            || d.mmr_pruned != pruned
+            || d.bitmap_len != leaves
+            || d.offsets.len() as u64 != leaves - pruned.min(leaves)
+            || d.floor < pruned
+            || d.floor > leaves
+        {
+            return Ok(None);
+        }
+        let Some(log) = Log::open_raw(
+            dir,
+            cfg.segment_bytes,
+            d.log_base,
+            d.next_version,
+            &d.segments,
+            d.offsets,
+        )?
+        else {
+            return Ok(None);
+        };
+        let (Some(mmr), Some(mut bitmap)) = (
+            Mmr::from_raw(leaves, d.mmr_pruned, d.mmr_nodes, d.mmr_pinned),
+            Bitmap::from_raw(d.bitmap_len, d.chunks),
+        ) else {
+            return Ok(None);
+        };
+        bitmap.merkleize();
+        let root = state_root(leaves, &mmr.root(), &bitmap.root());
+        if root != d.root || log.last_root()? != Some(root) {
+            return Ok(None);
+        }
+        // The index must name exactly the set bits.
+        let set: u64 = bitmap_ones(&bitmap);
+        if set != d.index.len() as u64 {
+            return Ok(None);
+        }
+        let mut loc_slot = vec![NO_SLOT; (leaves - pruned) as usize];
+        let mut slots = Vec::with_capacity(d.index.len());
+        let mut tree_items = Vec::with_capacity(d.index.len());
+        for (i, (k, loc)) in d.index.into_iter().enumerate() {
+            if loc < d.floor || loc >= leaves || !bitmap.get(loc) {
+                return Ok(None);
+            }
+            loc_slot[(loc - pruned) as usize] = i as u32;
+            slots.push(loc);
+            tree_items.push((k, i as u32));
+        }
+        let keys = KeyIndex {
+            tree: tree_items.into_iter().collect(),
+            slots,
+            free: Vec::new(),
+            base: pruned,
+            loc_slot,
+        };
+        let mut records = VecDeque::with_capacity(d.records.len());
+        for r in d.records {
+            let (version, root, op_count, floor, active_keys) = r.info;
+            records.push_back(Record {
+                info: CommitInfo {
+                    version,
+                    root,
+                    op_count,
+                    floor,
+                    active_keys,
+                },
+                undo_keys: r.undo_keys,
+                undo_map: OnceLock::new(),
+                undo_chunks: r.undo_chunks.into_iter().collect(),
+            });
+        }
+        let consistent = records.back().is_some_and(|r| {
+            r.info.version == d.version
+                && r.info.root == root
+                && r.info.op_count == leaves
+                && r.info.active_keys == keys.len()
+        }) && records
+            .iter()
+            .zip(records.iter().skip(1))
+            .all(|(a, b)| a.info.version + 1 == b.info.version)
+            && d.next_version == d.version + 1;
+        if !consistent {
+            return Ok(None);
+        }
+        while records.len() as u64 > cfg.history {
+            records.pop_front();
+        }
+        if let Some(front) = records.front_mut() {
+            front.forget_undo();
+        }
+        Ok(Some(Loaded {
+            log,
+            mmr,
+            bitmap,
+            keys,
+            floor: d.floor,
+            records,
+        }))
+    }
+}
+
+fn bitmap_ones(b: &Bitmap) -> u64 {
+    b.raw()
+        .1
+        .iter()
+        .flat_map(|c| c.iter())
+        .map(|x| u64::from(x.count_ones()))
+        .sum()
 }
 
 /// Replay state used while opening.
@@ -1162,11 +1389,13 @@ impl Replay {
             self.mmr.push_op(bytes);
             match op {
                 Op::Update { key, .. } => {
+                    let key = IKey::new(&key);
                     let (slot, prior) = self.keys.upsert(&key, loc);
                     self.keys.loc_slot.push(slot);
                     apply_bits(&mut self.bitmap, &mut rec, key, prior, true);
                 }
                 Op::Delete { key } => {
+                    let key = IKey::new(&key);
                     let prior = self.keys.remove(&key);
                     self.keys.loc_slot.push(NO_SLOT);
                     apply_bits(&mut self.bitmap, &mut rec, key, prior, false);

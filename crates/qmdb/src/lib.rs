@@ -20,6 +20,7 @@ mod log;
 pub mod mmr;
 mod op;
 mod proof;
+mod snapshot;
 
 pub use db::{Checkpoint, CommitInfo, Config, Db, KeyValue, Stats};
 pub use error::Error;

@@ -175,6 +175,74 @@ impl Log {
         Ok(log)
     }
 
+    /// The raw parts `(base, next_version, [(segment start, length)], offsets)`, for the
+    /// reopen snapshot.
+    pub(crate) fn raw(&self) -> (u64, u64, Vec<(u64, u64)>, &[u64]) {
+        (
+            self.base,
+            self.next_version,
+            self.segments.iter().map(|(s, g)| (*s, g.len)).collect(),
+            &self.offsets,
+        )
+    }
+
+    /// Opens the log from [`Log::raw`] parts without reading it. Returns `Ok(None)` unless the
+    /// segment files in `dir` are exactly `segments` with exactly those lengths (any commit,
+    /// prune or torn write since the parts were taken changes them).
+    pub(crate) fn open_raw(
+        dir: &Path,
+        segment_bytes: u64,
+        base: u64,
+        next_version: u64,
+        segments: &[(u64, u64)],
+        offsets: Vec<u64>,
+    ) -> Result<Option<Log>, Error> {
+        let mut on_disk = Vec::new();
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if let Some(stem) = name.strip_suffix(".seg") {
+                let Ok(start) = stem.parse::<u64>() else {
+                    return Ok(None);
+                };
+                on_disk.push((start, entry.metadata()?.len()));
+            }
+        }
+        on_disk.sort_unstable();
+        if on_disk != segments || segments.first().map(|s| s.0) != Some(base) {
+            return Ok(None);
+        }
+        let mut map = BTreeMap::new();
+        for &(start, len) in segments {
+            let file = OpenOptions::new()
+                .read(true)
+                .append(true)
+                .open(dir.join(seg_name(start)))?;
+            map.insert(start, Segment { file, len });
+        }
+        Ok(Some(Log {
+            dir: dir.to_path_buf(),
+            segment_bytes,
+            segments: map,
+            next_loc: base + offsets.len() as u64,
+            offsets,
+            base,
+            next_version,
+            ahead: ReadAhead::default(),
+        }))
+    }
+
+    /// The root recorded in the last frame (the 32 bytes before the last checksum), if any.
+    pub(crate) fn last_root(&self) -> Result<Option<Hash>, Error> {
+        let Some((_, seg)) = self.segments.iter().rev().find(|(_, s)| s.len >= 64) else {
+            return Ok(None);
+        };
+        let mut root = [0u8; 32];
+        seg.file.read_exact_at(&mut root, seg.len - 64)?;
+        Ok(Some(root))
+    }
+
     fn create_segment(&mut self, start: u64) -> Result<(), Error> {
         let path = self.dir.join(seg_name(start));
         let file = OpenOptions::new()
@@ -246,8 +314,9 @@ impl Log {
         Ok(())
     }
 
-    /// Like [`Log::read`] but served from a read-ahead buffer: for sequential scans (the floor).
-    pub fn read_seq(&mut self, loc: u64) -> Result<Vec<u8>, Error> {
+    /// Like [`Log::read`] but served from a read-ahead buffer (for sequential scans: the
+    /// floor), and appending the operation bytes to `out` instead of allocating.
+    pub fn read_seq_into(&mut self, loc: u64, out: &mut Vec<u8>) -> Result<(), Error> {
         if loc < self.base || loc >= self.next_loc {
             return Err(Error::Corrupt(format!("location {loc} not stored")));
         }
@@ -258,25 +327,30 @@ impl Log {
             .expect("segment covering loc");
         let off = self.offsets[(loc - self.base) as usize];
         let ra = &mut self.ahead;
-        let hit = |ra: &ReadAhead| -> Option<Vec<u8>> {
+        let hit = |ra: &ReadAhead| -> Option<(usize, usize)> {
             if ra.seg != seg_start || off < ra.off || off + 4 > ra.off + ra.buf.len() as u64 {
                 return None;
             }
             let i = (off - ra.off) as usize;
             let n = u32::from_le_bytes(ra.buf[i..i + 4].try_into().expect("4 bytes")) as usize;
-            ra.buf.get(i + 4..i + 4 + n).map(|b| b.to_vec())
+            (i + 4 + n <= ra.buf.len()).then_some((i + 4, i + 4 + n))
         };
-        if let Some(v) = hit(ra) {
-            return Ok(v);
+        if hit(ra).is_none() {
+            let want = (seg.len - off).min(1 << 20) as usize;
+            ra.buf.resize(want, 0);
+            seg.file.read_exact_at(&mut ra.buf, off)?;
+            ra.seg = seg_start;
+            ra.off = off;
         }
-        let want = (seg.len - off).min(1 << 20) as usize;
-        ra.buf.resize(want, 0);
-        seg.file.read_exact_at(&mut ra.buf, off)?;
-        ra.seg = seg_start;
-        ra.off = off;
         match hit(ra) {
-            Some(v) => Ok(v),
-            None => self.read(loc),
+            Some((a, b)) => {
+                out.extend_from_slice(&ra.buf[a..b]);
+                Ok(())
+            }
+            None => {
+                out.extend_from_slice(&self.read(loc)?);
+                Ok(())
+            }
         }
     }
 

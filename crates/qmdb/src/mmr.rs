@@ -110,6 +110,35 @@ impl Mmr {
         })
     }
 
+    /// The raw parts `(leaves, pruned, nodes from position size(pruned), pinned peaks)`, for
+    /// the reopen snapshot.
+    pub(crate) fn raw(&self) -> (u64, u64, &[Hash], &BTreeMap<u64, Hash>) {
+        (self.leaves, self.pruned, &self.nodes, &self.pinned)
+    }
+
+    /// Rebuilds an MMR from [`Mmr::raw`] parts; `None` when they are inconsistent.
+    pub(crate) fn from_raw(
+        leaves: u64,
+        pruned: u64,
+        nodes: Vec<Hash>,
+        pinned: BTreeMap<u64, Hash>,
+    ) -> Option<Mmr> {
+        if pruned > leaves || nodes.len() as u64 != mmr_size(leaves) - mmr_size(pruned) {
+            return None;
+        }
+        let want: Vec<u64> = peak_positions(pruned).into_iter().map(|(p, _)| p).collect();
+        if pinned.keys().copied().collect::<Vec<_>>() != want {
+            return None;
+        }
+        Some(Mmr {
+            leaves,
+            pruned,
+            base: mmr_size(pruned),
+            nodes,
+            pinned,
+        })
+    }
+
     /// Number of leaves.
     pub fn leaves(&self) -> u64 {
         self.leaves

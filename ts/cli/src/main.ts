@@ -9,6 +9,7 @@
 import { Command, CommanderError } from "commander";
 import { registerCommands } from "./commands/index.ts";
 import { CliError, CliExit } from "./errors.ts";
+import { io } from "./io.ts";
 
 export function buildProgram(): Command {
   const program = new Command("cowboy")
@@ -33,12 +34,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (err instanceof CliExit) return err.exitCode;
     if (err instanceof CliError) {
-      process.stderr.write(`cowboy: ${err.code}: ${err.message}\n`);
+      io().stderr(`cowboy: ${err.code}: ${err.message}\n`);
       return err.exitCode;
     }
     const code =
       typeof (err as { code?: unknown }).code === "string" ? (err as { code: string }).code : "ERR_INTERNAL";
-    process.stderr.write(`cowboy: ${code}: ${(err as Error).message ?? String(err)}\n`);
+    io().stderr(`cowboy: ${code}: ${(err as Error).message ?? String(err)}\n`);
     return 1;
   }
 }

@@ -3,7 +3,7 @@
  * aligned tables, key/value blocks and CBY amounts. Machine output is `--json`,
  * built by each command from the same data.
  */
-import { useColor } from "./io.ts";
+import { io, useColor } from "./io.ts";
 
 const codes = {
   bold: [1, 22],
@@ -41,13 +41,13 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
       .map((c, i) => (i === cells.length - 1 ? c : c + " ".repeat((widths[i] as number) - visibleWidth(c))))
       .join("  ")
       .trimEnd();
-  return [line(header.map((h) => paint("bold", h))), ...rows.map(line)].join("\n") + "\n";
+  return `${[line(header.map((h) => paint("bold", h))), ...rows.map(line)].join("\n")}\n`;
 }
 
 /** `key  value` lines with the keys aligned and dimmed. */
 export function fields(entries: ReadonlyArray<readonly [string, string]>): string {
   const w = Math.max(...entries.map(([k]) => k.length));
-  return entries.map(([k, v]) => `${paint("dim", k.padEnd(w))}  ${v}`).join("\n") + "\n";
+  return `${entries.map(([k, v]) => `${paint("dim", k.padEnd(w))}  ${v}`).join("\n")}\n`;
 }
 
 /** Base units per CBY. */
@@ -63,4 +63,30 @@ export function formatCby(units: bigint): string {
 /** A receipt status, coloured. */
 export function status(s: string): string {
   return s === "success" ? paint("green", s) : paint("red", s);
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/**
+ * Shows `label` with a spinner and the elapsed seconds on stderr while `work` runs —
+ * only on a terminal (never in pipes, scripts or `--json` output) — then clears it.
+ */
+export async function withProgress<T>(label: string, work: Promise<T>, enabled = io().isTTY): Promise<T> {
+  if (!enabled) return work;
+  const started = Date.now();
+  let frame = 0;
+  const draw = () => {
+    const secs = ((Date.now() - started) / 1000).toFixed(1);
+    io().stderr(
+      `\r${paint("cyan", SPINNER[frame++ % SPINNER.length] as string)} ${label} ${paint("dim", `${secs} s`)}`,
+    );
+  };
+  draw();
+  const timer = setInterval(draw, 100);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+    io().stderr("\r\u001b[2K");
+  }
 }

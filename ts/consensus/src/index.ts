@@ -6,6 +6,7 @@ export * from "./sim/clock.ts";
 export * from "./sim/harness.ts";
 export * from "./sim/mac-scheme.ts";
 export * from "./sim/random.ts";
+export * from "./sync.ts";
 export * from "./types.ts";
 export * from "./validators/index.ts";
 export * from "./voter.ts";

@@ -11,6 +11,12 @@ export interface SigningScheme {
   /** signs `kind` on `round` (and `proposal`) as validator `signer` (the local one) */
   sign(signer: number, kind: VoteKind, round: Round, proposal: Proposal | null): Uint8Array;
   verifyVote(vote: Vote): boolean;
+  /**
+   * Optional batch check of votes of one kind, round and proposal (what a certificate
+   * aggregates): returns the positions of the invalid ones. When present, the voter buffers
+   * votes and verifies them together once a quorum agrees.
+   */
+  verifyVotes?(votes: readonly Vote[]): number[];
   /** aggregates ≥ quorum distinct valid votes of one kind/round/proposal into a certificate */
   assemble(votes: readonly Vote[]): Certificate;
   verifyCertificate(cert: Certificate): boolean;

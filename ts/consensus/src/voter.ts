@@ -101,6 +101,13 @@ export interface VoterConfig {
   nullifyRetryMs: number;
   /** votes further than this many views ahead are ignored (bounds memory) */
   maxViewsAhead: number;
+  /**
+   * Pacing (optional, default 0 = unpaced): a leader proposes this long after it entered its
+   * view, and every validator starts its leader / certification timeouts only after this
+   * wait, so blocks come at most once per `minViewMs` while finality after a proposal still
+   * takes only network hops. All validators must use the same value.
+   */
+  minViewMs?: number;
 }
 
 export const DEFAULT_TIMEOUTS = {
@@ -176,6 +183,9 @@ export class Voter {
   private readonly outstandingFetch = new Set<string>();
   private stopped = false;
   private journalPrunedAt = 0;
+  private viewEnteredAt = 0;
+  /** votes whose signature is known to be valid (ours, or checked) */
+  private readonly checked = new WeakSet<Vote>();
 
   constructor(deps: {
     config: VoterConfig;
@@ -236,6 +246,7 @@ export class Voter {
         s.proposal = vote.proposal;
       } else if (vote.kind === "nullify") s.sentNullify = true;
       else s.sentFinalize = true;
+      this.checked.add(vote);
       this.record(vote);
       resume = Math.max(resume, vote.round.view);
     }
@@ -275,19 +286,26 @@ export class Voter {
   private enterView(view: number): void {
     if (view <= this.view || this.stopped) return;
     const previous = this.views.get(this.view);
-    if (previous !== undefined) for (const cancel of previous.timers) cancel();
+    if (previous !== undefined) {
+      // the current view is certified: its timeouts must not fire any more
+      for (const cancel of previous.timers) cancel();
+      previous.timers.length = 0;
+    }
     this.view = view;
     this.metrics?.onView(view);
     const s = this.state(view);
     const now = this.clock.now();
+    this.viewEnteredAt = now;
+    const pace = this.cfg.minViewMs ?? 0;
     s.timers.push(
-      this.clock.schedule(now + this.cfg.leaderTimeoutMs, () => {
+      this.clock.schedule(now + pace + this.cfg.leaderTimeoutMs, () => {
         if (this.view === view && !s.sentNotarize) this.timeout(view);
       }),
-      this.clock.schedule(now + this.cfg.notarizationTimeoutMs, () => {
+      this.clock.schedule(now + pace + this.cfg.notarizationTimeoutMs, () => {
         if (this.view === view) this.timeout(view);
       }),
     );
+    if (pace > 0) s.timers.push(this.clock.schedule(now + pace, () => this.tryPropose()));
     this.prune();
     this.tryPropose();
     for (const candidate of [...s.pending.values()]) this.tryNotarize(candidate.proposal, candidate.block);
@@ -352,6 +370,8 @@ export class Voter {
   private tryPropose(): void {
     const view = this.view;
     if (this.leaderOf(view) !== this.cfg.me) return;
+    // pacing: not before minViewMs into the view (a timer calls back then)
+    if (this.clock.now() < this.viewEnteredAt + (this.cfg.minViewMs ?? 0)) return;
     const s = this.state(view);
     if (s.sentNotarize || s.sentNullify) return;
     const parent = this.parentFor(view);
@@ -427,7 +447,8 @@ export class Voter {
 
   private sendNullify(view: number): void {
     const s = this.state(view);
-    if (s.sentNullify) return;
+    // never nullify a view we voted to finalize (nullify + finalize is equivocation)
+    if (s.sentNullify || s.sentFinalize) return;
     s.sentNullify = true;
     const vote = this.signVote("nullify", view, null);
     this.net.broadcast({ type: "vote", vote });
@@ -454,6 +475,7 @@ export class Voter {
       signature: this.scheme.sign(this.cfg.me, kind, round, proposal),
     };
     this.journal.append(vote);
+    this.checked.add(vote);
     return vote;
   }
 
@@ -464,10 +486,11 @@ export class Voter {
     if (this.stopped) return;
     switch (message.type) {
       case "propose":
-        this.onPropose(message.proposal, message.block, message.vote);
+        // votes travel only from their signer (the channel authenticates the sender)
+        if (message.vote.signer === from) this.onPropose(message.proposal, message.block, message.vote);
         break;
       case "vote":
-        this.onVote(message.vote);
+        if (message.vote.signer === from) this.onVote(message.vote);
         break;
       case "certificate":
         this.onCertificate(message.certificate, true);
@@ -495,7 +518,7 @@ export class Voter {
     if (vote.kind !== "notarize" || !sameProposal(vote.proposal, proposal)) return;
     const leader = this.leaderOf(proposal.round.view);
     if (leader !== null && vote.signer !== leader) return;
-    if (!this.matches(proposal, block) || !this.scheme.verifyVote(vote)) return;
+    if (!this.matches(proposal, block) || !this.isValid(vote)) return;
     const s = this.state(proposal.round.view);
     if (s.pending.size < 4) s.pending.set(proposalKey(proposal), { proposal, block });
     this.record(vote);
@@ -504,8 +527,28 @@ export class Voter {
 
   private onVote(vote: Vote): void {
     if (!this.inWindow(vote.round)) return;
-    if (!this.scheme.verifyVote(vote)) return;
+    // once a certificate of this kind exists, a vote agreeing with it adds nothing: skip the
+    // signature check (votes that disagree are still verified and reported as equivocation)
+    const s = this.views.get(vote.round.view);
+    const cert =
+      vote.kind === "notarize"
+        ? s?.notarization
+        : vote.kind === "nullify"
+          ? s?.nullification
+          : s?.finalization;
+    if (cert != null && sameProposal(cert.proposal, vote.proposal)) return;
+    // a scheme with batch verification checks votes when a quorum has gathered (spec:
+    // "signatures are buffered and batch-verified at quorum"); otherwise check each now
+    if (this.scheme.verifyVotes === undefined && !this.isValid(vote)) return;
     this.record(vote);
+  }
+
+  /** Verifies one vote (once). */
+  private isValid(vote: Vote): boolean {
+    if (this.checked.has(vote)) return true;
+    if (!this.scheme.verifyVote(vote)) return false;
+    this.checked.add(vote);
+    return true;
   }
 
   /** Stores a valid vote, reports equivocation, and forms certificates at quorum. */
@@ -514,25 +557,46 @@ export class Voter {
     const book = vote.kind === "notarize" ? s.notarizes : vote.kind === "nullify" ? s.nullifies : s.finalizes;
     const prior = book.get(vote.signer);
     if (prior !== undefined) {
-      if (!sameProposal(prior.proposal, vote.proposal))
-        this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
-      return;
+      if (sameProposal(prior.proposal, vote.proposal)) return;
+      // conflicting statements: evidence only if both signatures are valid; an invalid
+      // (possibly not yet checked) prior vote is replaced by a valid new one
+      const priorValid = this.isValid(prior);
+      const voteValid = this.isValid(vote);
+      if (priorValid && voteValid) this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
+      if (priorValid || !voteValid) return;
     }
     book.set(vote.signer, vote);
-    if (vote.kind === "nullify") {
-      if (s.nullification === null && book.size >= this.q) {
-        this.onCertificate(this.scheme.assemble([...book.values()]), false);
-      }
-      return;
-    }
-    const proposal = vote.proposal as Proposal;
-    const key = proposalKey(proposal);
-    const matching = [...book.values()].filter((v) => proposalKey(v.proposal as Proposal) === key);
+    this.tryCertify(s, vote.kind, vote.proposal);
+  }
+
+  /** Forms a certificate of `kind` (for `proposal`) once a quorum of valid votes agrees. */
+  private tryCertify(s: ViewState, kind: VoteKind, proposal: Proposal | null): void {
+    const existing =
+      kind === "notarize" ? s.notarization : kind === "nullify" ? s.nullification : s.finalization;
+    if (existing !== null) return;
+    const book = kind === "notarize" ? s.notarizes : kind === "nullify" ? s.nullifies : s.finalizes;
+    const key = proposal === null ? null : proposalKey(proposal);
+    const agreeing = () =>
+      [...book.values()].filter((v) => key === null || proposalKey(v.proposal as Proposal) === key);
+    let matching = agreeing();
     if (matching.length < this.q) return;
-    if (vote.kind === "notarize" && s.notarization === null)
-      this.onCertificate(this.scheme.assemble(matching), false);
-    if (vote.kind === "finalize" && s.finalization === null)
-      this.onCertificate(this.scheme.assemble(matching), false);
+    const unchecked = matching.filter((v) => !this.checked.has(v));
+    if (unchecked.length > 0) {
+      const invalid = new Set(
+        this.scheme.verifyVotes !== undefined
+          ? this.scheme.verifyVotes(unchecked)
+          : unchecked.flatMap((v, i) => (this.scheme.verifyVote(v) ? [] : [i])),
+      );
+      for (const [i, v] of unchecked.entries()) {
+        if (invalid.has(i)) book.delete(v.signer);
+        else this.checked.add(v);
+      }
+      if (invalid.size > 0) {
+        matching = agreeing();
+        if (matching.length < this.q) return;
+      }
+    }
+    this.onCertificate(this.scheme.assemble(matching), false);
   }
 
   private onCertificate(cert: Certificate, fromNetwork: boolean): void {
@@ -584,7 +648,11 @@ export class Voter {
   private checkConflicts(s: ViewState, cert: Certificate): void {
     const book = cert.kind === "notarize" ? s.notarizes : s.finalizes;
     for (const [signer, vote] of book) {
-      if (bitmapHas(cert.signers, signer) && !sameProposal(vote.proposal, cert.proposal)) {
+      if (
+        bitmapHas(cert.signers, signer) &&
+        !sameProposal(vote.proposal, cert.proposal) &&
+        this.isValid(vote)
+      ) {
         this.onFault({ signer, vote, conflicting: cert });
       }
     }

@@ -84,6 +84,24 @@ describe("the BLS12-381 signing scheme", () => {
     expect(otherChain.publicKeys).toEqual(keys.publicKeys); // same keys, only the chain id differs
   });
 
+  it("batch-verifies votes of one statement and finds the invalid ones", () => {
+    const votes = [0, 1, 2, 3].map((i) => vote(i, "notarize", 12));
+    expect(verifier.verifyVotes(votes)).toEqual([]);
+    const bad = [
+      votes[0] as Vote,
+      { ...(votes[1] as Vote), signature: flip((votes[1] as Vote).signature, 20) }, // vote signature
+      { ...(votes[2] as Vote), signature: flip((votes[2] as Vote).signature, 150) }, // seed partial
+      { ...(votes[3] as Vote), signer: 0 }, // someone else's vote
+    ];
+    expect(verifier.verifyVotes(bad)).toEqual([1, 2, 3]);
+    const finals = [0, 1, 2].map((i) => vote(i, "finalize", 12));
+    expect(
+      verifier.verifyVotes([...finals, { ...(finals[0] as Vote), signature: new Uint8Array(96) }]),
+    ).toEqual([3]);
+    // mixed statements fall back to one-by-one checks
+    expect(verifier.verifyVotes([vote(0, "nullify", 12), vote(1, "notarize", 12)])).toEqual([]);
+  });
+
   it("assembles certificates with a signer bitmap, an aggregate and the round's seed", () => {
     const votes = [0, 1, 3].map((i) => vote(i, "notarize", 4));
     const cert = verifier.assemble(votes);

@@ -219,3 +219,27 @@ describe("the signing journal", () => {
     expect(new FileJournal(path).load()).toHaveLength(11);
   });
 });
+
+describe("vote authentication", () => {
+  it("counts a vote only when it comes from its signer", () => {
+    const me = leader === 0 ? 1 : 0;
+    const clock = new SimClock();
+    const { voter } = run(me, new FileJournal(join(dir, "auth.journal")), clock);
+    const message = proposalMessage("A") as Extract<Message, { type: "propose" }>;
+    const others = [0, 1, 2, 3].filter((i) => i !== me);
+    const votes = others.map((i) => ({
+      kind: "notarize" as const,
+      round: message.proposal.round,
+      proposal: message.proposal,
+      signer: i,
+      signature: scheme.sign(i, "notarize", message.proposal.round, message.proposal),
+    }));
+    const relay = others.find((i) => i !== leader) as number;
+    // validly signed votes relayed by another validator are ignored
+    for (const vote of votes) voter.receive(vote.signer === relay ? leader : relay, { type: "vote", vote });
+    expect(voter.currentView).toBe(1);
+    for (const vote of votes) voter.receive(vote.signer, { type: "vote", vote });
+    expect(voter.currentView).toBe(2);
+    voter.stop();
+  });
+});

@@ -97,20 +97,21 @@ function banner(node: DevnetNode, urls: { http: string; ws: string }, config: De
 export async function runDevnet(
   argv: readonly string[],
   io: { out: (s: string) => void; err: (s: string) => void },
+  prog = "cowboyd",
 ): Promise<number> {
   let config: ReturnType<typeof parseDevnetArgs>;
   try {
     config = parseDevnetArgs(argv);
   } catch (err) {
     if (err instanceof ConfigError) {
-      io.err(`cowboyd: ${err.code}: ${err.message}\n`);
+      io.err(`${prog}: ${err.code}: ${err.message}\n`);
       return 2;
     }
     throw err;
   }
   if (config.help) {
     io.out(
-      `Usage: cowboyd [options]\n\nStarts a single-node Cowboy devnet.\n\nOptions:\n${DEVNET_OPTIONS_HELP}\n  -h, --help           this help\n`,
+      `Usage: ${prog} [options]\n\nStarts a single-node Cowboy devnet.\n\nOptions:\n${DEVNET_OPTIONS_HELP}\n  -h, --help           this help\n`,
     );
     return 0;
   }
@@ -121,7 +122,7 @@ export async function runDevnet(
     node = await DevnetNode.open(config, { openState: openQmdbState, logger, metrics });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    io.err(`cowboyd: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
+    io.err(`${prog}: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
     return 1;
   }
   let urls: { http: string; ws: string };
@@ -130,7 +131,7 @@ export async function runDevnet(
   } catch (err) {
     await node.stop();
     const code = (err as { code?: unknown }).code;
-    io.err(`cowboyd: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
+    io.err(`${prog}: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
     return 1;
   }
   io.out(banner(node, urls, config));

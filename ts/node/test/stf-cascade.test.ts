@@ -47,7 +47,12 @@ class Harness {
   nonce = new Map<string, bigint>();
   t = T0;
   constructor(params: ChainParams = DEFAULT_PARAMS) {
-    this.chain = Chain.create({ state: this.state, genesis, params, executor: scriptedExecutor(this.state, this.log) });
+    this.chain = Chain.create({
+      state: this.state,
+      genesis,
+      params,
+      executor: scriptedExecutor(this.state, this.log),
+    });
   }
   next(key: Uint8Array): bigint {
     const k = hexOf(key);
@@ -62,7 +67,12 @@ class Harness {
     expect(r.skipped).toEqual([]);
     return r;
   }
-  deploy(key: Uint8Array, s: ActorScript, value = 100n * CBY, salt = 1): { addr: Uint8Array; receipt: ExecutionReceipt } {
+  deploy(
+    key: Uint8Array,
+    s: ActorScript,
+    value = 100n * CBY,
+    salt = 1,
+  ): { addr: Uint8Array; receipt: ExecutionReceipt } {
     const source = script(s);
     const saltB = new Uint8Array(32);
     saltB[31] = salt;
@@ -72,7 +82,10 @@ class Harness {
       { nonce: this.next(key), cyclesLimit: 1_000_000n, cellsLimit: 100_000n, ...FEES },
     );
     const r = this.block([tx]);
-    return { addr: actorAddress(decodeTransaction(tx).from, saltB, source), receipt: r.receipts[0] as ExecutionReceipt };
+    return {
+      addr: actorAddress(decodeTransaction(tx).from, saltB, source),
+      receipt: r.receipts[0] as ExecutionReceipt,
+    };
   }
   callTx(key: Uint8Array, to: Uint8Array, handler: string, value = 0n, cyclesLimit = 2_000_000n): Uint8Array {
     return signed(
@@ -81,7 +94,13 @@ class Harness {
       { nonce: this.next(key), cyclesLimit, cellsLimit: 10_000n, ...FEES },
     );
   }
-  call(key: Uint8Array, to: Uint8Array, handler: string, value = 0n, cyclesLimit = 2_000_000n): ExecutionReceipt {
+  call(
+    key: Uint8Array,
+    to: Uint8Array,
+    handler: string,
+    value = 0n,
+    cyclesLimit = 2_000_000n,
+  ): ExecutionReceipt {
     return this.block([this.callTx(key, to, handler, value, cyclesLimit)]).receipts[0] as ExecutionReceipt;
   }
   count(actor: Uint8Array, key = "n"): number {
@@ -151,7 +170,11 @@ describe("message cascades (§3.3)", () => {
 
   it("delivers nested sends in the same transaction with value, events and exact cycles", () => {
     const h = new Harness();
-    const { x, y } = pair(h, { cycles: 2_000, count: "n", effects: [{ kind: "event", topic: "ponged", data: "y" }] });
+    const { x, y } = pair(h, {
+      cycles: 2_000,
+      count: "n",
+      effects: [{ kind: "event", topic: "ponged", data: "y" }],
+    });
     const r = h.call(keyA, x, "ping");
     expect(r.status).toBe("success");
     expect(r.cyclesUsed).toBe(21_000n + 3_000n + 2_000n);
@@ -212,7 +235,10 @@ describe("message cascades (§3.3)", () => {
     const h = new Harness();
     const sink = h.deploy(keyB, { s: { cycles: 1 } }, 0n, 9).addr;
     const sends = (n: number) => [{ kind: "send" as const, to: hexOf(sink), handler: "s", times: n }];
-    const x = h.deploy(keyA, { ok: { cycles: 10, effects: sends(1024) }, over: { cycles: 10, effects: sends(1025) } }).addr;
+    const x = h.deploy(keyA, {
+      ok: { cycles: 10, effects: sends(1024) },
+      over: { cycles: 10, effects: sends(1025) },
+    }).addr;
     const ok = h.call(keyA, x, "ok", 0n, 5_000_000n);
     expect(ok.status).toBe("success");
     expect(ok.cyclesUsed).toBe(21_000n + 10n + 1024n);
@@ -223,17 +249,24 @@ describe("message cascades (§3.3)", () => {
 
   it("caps the message depth at 32", () => {
     const h = new Harness();
-    const x = h.deploy(keyA, { rec: { cycles: 100, count: "n", effects: [{ kind: "send", to: "self", handler: "rec" }] } }).addr;
+    const x = h.deploy(keyA, {
+      rec: { cycles: 100, count: "n", effects: [{ kind: "send", to: "self", handler: "rec" }] },
+    }).addr;
     const r = h.call(keyA, x, "rec");
     expect(r.status).toBe("success");
     // depths 0..32 ran (33 handlers); the one at depth 32 failed on its send to depth 33
-    expect(h.log.filter((q) => q.handler === "rec").map((q) => q.context.depth)).toEqual(Array.from({ length: 33 }, (_, i) => i));
+    expect(h.log.filter((q) => q.handler === "rec").map((q) => q.context.depth)).toEqual(
+      Array.from({ length: 33 }, (_, i) => i),
+    );
     expect(r.cyclesUsed).toBe(21_000n + 33n * 100n);
     expect(h.count(x)).toBe(32);
   });
 
   it("refuses mailbox overflow, unknown effects, and over-budget actors", () => {
-    const params: ChainParams = { ...DEFAULT_PARAMS, limits: { ...DEFAULT_PARAMS.limits, perActorPerBlockCycles: 1_000_000n } };
+    const params: ChainParams = {
+      ...DEFAULT_PARAMS,
+      limits: { ...DEFAULT_PARAMS.limits, perActorPerBlockCycles: 1_000_000n },
+    };
     const h = new Harness(params);
     const sink = h.deploy(keyB, { s: { cycles: 1 } }, 0n, 9).addr;
     const x = h.deploy(keyA, {
@@ -293,5 +326,47 @@ describe("message cascades (§3.3)", () => {
     expect(r.receipts[0]?.error).toMatch(/^ERR_EXEC_NO_RUNTIME/);
     expect(StfError).toBeDefined();
     expect(storageKey(VM_NS_PVM, addrA, Uint8Array.of(1))[0]).toBe(3);
+  });
+
+  it("simulateCall and estimateFee run the cascade without changing the state", () => {
+    const h = new Harness();
+    const { x, y } = pair(h, { cycles: 2_000, count: "n" });
+    const root = h.chain.head.stateRoot;
+    const sim = h.chain.simulateCall({ from: addrA, to: x, handler: "ping", args: Uint8Array.of(0x80) });
+    expect(sim.ok).toBe(true);
+    expect(sim.cyclesUsed).toBe(5_000n);
+    expect(sim.events).toHaveLength(1);
+    expect(h.count(x)).toBe(0);
+    expect(h.count(y)).toBe(0);
+    expect(h.balance(y)).toBe(0n);
+    const est = h.chain.estimateFee(decodeTransaction(h.callTx(keyA, x, "ping")));
+    h.nonce.set(hexOf(keyA), (h.nonce.get(hexOf(keyA)) ?? 1n) - 1n);
+    expect(est.cyclesUsed).toBe(26_000n);
+    expect(est.cellsUsed).toBe(1n);
+    expect(est.cyclesLimit).toBe(31_200n);
+    expect(est.fee).toBe(26_001n * 10_000n);
+    expect(h.chain.head.stateRoot).toEqual(root);
+    // the estimate is what the transaction then pays
+    const r = h.call(keyA, x, "ping");
+    expect(r.cyclesUsed).toBe(est.cyclesUsed);
+    expect(r.feePaid).toBe(est.fee);
+  });
+
+  it("charges the lane basefee (global × the lane's fee multiplier)", () => {
+    const params: ChainParams = {
+      ...DEFAULT_PARAMS,
+      laneMultiplierBps: { ...DEFAULT_PARAMS.laneMultiplierBps, user: 15_000n },
+    };
+    const h = new Harness(params);
+    const tx = signed(
+      keyA,
+      { kind: "transfer", to: addrB, amount: 1n },
+      { nonce: 0n, maxFeePerCycle: 15_000n, maxFeePerCell: 15_000n, tipCycle: 0n, tipCell: 0n },
+    );
+    const r = h.block([tx]).receipts[0] as ExecutionReceipt;
+    expect(r.feePaid).toBe(21_000n * 15_000n);
+    expect(r.burned).toBe(21_000n * 15_000n);
+    const low = signed(keyA, { kind: "transfer", to: addrB, amount: 1n }, { nonce: 1n, ...FEES });
+    expect(() => h.chain.checkTx(low)).toThrow(StfError);
   });
 });

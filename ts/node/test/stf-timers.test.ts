@@ -1,4 +1,4 @@
-import { decodeTransaction, signingHash } from "@cowboy/sdk";
+import { type Block, decodeTransaction, signingHash } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import {
   type ActorExecRequest,
@@ -10,7 +10,19 @@ import {
   timerId,
   UNITS_PER_CBY,
 } from "../src/index.ts";
-import { type ActorScript, addrA, addrB, CHAIN_ID, hexOf, keyA, keyB, PROPOSER, script, scriptedExecutor, signed } from "./stf-helpers.ts";
+import {
+  type ActorScript,
+  addrA,
+  addrB,
+  CHAIN_ID,
+  hexOf,
+  keyA,
+  keyB,
+  PROPOSER,
+  script,
+  scriptedExecutor,
+  signed,
+} from "./stf-helpers.ts";
 
 const CBY = UNITS_PER_CBY;
 const T0 = 1_700_000_000_000n;
@@ -34,8 +46,14 @@ class Harness {
   readonly chain: Chain;
   private readonly nonces = new Map<string, bigint>();
   t = T0;
+  readonly blocks: Block[] = [];
   constructor(params: ChainParams = DEFAULT_PARAMS) {
-    this.chain = Chain.create({ state: this.state, genesis, params, executor: scriptedExecutor(this.state, this.log) });
+    this.chain = Chain.create({
+      state: this.state,
+      genesis,
+      params,
+      executor: scriptedExecutor(this.state, this.log),
+    });
   }
   nonce(key: Uint8Array): bigint {
     const n = this.nonces.get(hexOf(key)) ?? 0n;
@@ -46,6 +64,7 @@ class Harness {
     this.t += 1000n;
     const r = this.chain.buildBlock(txs, { timestampMs: this.t, proposer: PROPOSER });
     expect(r.skipped).toEqual([]);
+    this.blocks.push(r.block);
     return r;
   }
   get height(): bigint {
@@ -54,7 +73,13 @@ class Harness {
   deploy(s: ActorScript, value = 100n * CBY): Uint8Array {
     const tx = signed(
       keyA,
-      { kind: "deploy", source: script(s), salt: new Uint8Array(32).fill(value === 0n ? 1 : 2), initArgs: new Uint8Array(0), value },
+      {
+        kind: "deploy",
+        source: script(s),
+        salt: new Uint8Array(32).fill(value === 0n ? 1 : 2),
+        initArgs: new Uint8Array(0),
+        value,
+      },
       { nonce: this.nonce(keyA), cyclesLimit: 1_000_000n, cellsLimit: 100_000n, ...FEES },
     );
     const r = this.block([tx]).receipts[0] as ExecutionReceipt;
@@ -62,7 +87,11 @@ class Harness {
     return r.contractAddress as Uint8Array;
   }
   callTx(to: Uint8Array, handler: string): Uint8Array {
-    return signed(keyA, { kind: "call", to, handler, args: Uint8Array.of(0x80), value: 0n }, { nonce: this.nonce(keyA), cyclesLimit: 2_000_000n, cellsLimit: 10_000n, ...FEES });
+    return signed(
+      keyA,
+      { kind: "call", to, handler, args: Uint8Array.of(0x80), value: 0n },
+      { nonce: this.nonce(keyA), cyclesLimit: 2_000_000n, cellsLimit: 10_000n, ...FEES },
+    );
   }
   count(actor: Uint8Array): number {
     const v = this.chain.getActorStorage(actor, new TextEncoder().encode("t"));
@@ -76,7 +105,10 @@ class Harness {
 describe("timers (§5.1a)", () => {
   it("a set_timer at height h fires at h (not in the creating block) and pays the exact fee", () => {
     const h = new Harness();
-    const x = h.deploy({ arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 2, handler: "tick" }] }, tick: TICK });
+    const x = h.deploy({
+      arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 2, handler: "tick" }] },
+      tick: TICK,
+    });
     const armed = h.block([h.callTx(x, "arm")]);
     const createdAt = h.height;
     const armReq = h.log.find((q) => q.handler === "arm") as ActorExecRequest;
@@ -112,7 +144,10 @@ describe("timers (§5.1a)", () => {
 
   it("a timer for the creating block is refused", () => {
     const h = new Harness();
-    const x = h.deploy({ now: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 0, handler: "tick" }] }, tick: TICK });
+    const x = h.deploy({
+      now: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 0, handler: "tick" }] },
+      tick: TICK,
+    });
     const r = h.block([h.callTx(x, "now")]).receipts[0] as ExecutionReceipt;
     expect(r.status).toBe("reverted");
     expect(r.error).toMatch(/^ERR_EXEC_TIMER: ERR_TIMER_NOT_FUTURE/);
@@ -124,24 +159,35 @@ describe("timers (§5.1a)", () => {
     const sched = (at: bigint) =>
       signed(
         keyB,
-        { kind: "scheduleTimer", actor: x, fireAtHeight: at, handler: "tick", data: Uint8Array.of(0x01), interval: null },
+        {
+          kind: "scheduleTimer",
+          actor: x,
+          fireAtHeight: at,
+          handler: "tick",
+          data: Uint8Array.of(0x01),
+          interval: null,
+        },
         { nonce: h.nonce(keyB), cyclesLimit: 5_000n, cellsLimit: 64n, ...FEES },
       );
-    const tx1 = sched(h.height + 3n);
-    const tx2 = sched(h.height + 3n);
+    const tx1 = sched(h.height + 4n);
+    const tx2 = sched(h.height + 4n);
     const r = h.block([tx1, tx2]);
     expect(r.receipts.map((q) => q.status)).toEqual(["success", "success"]);
     // intrinsic only: 5,000 cycles + 64 cells
     expect(r.receipts[0]?.feePaid).toBe(5_064n * 10_000n);
     const id1 = timerId(signingHash(decodeTransaction(tx1)), 0);
     const id2 = timerId(signingHash(decodeTransaction(tx2)), 0);
-    expect(r.receipts.map((q) => hexOf(q.timerId as Uint8Array)).sort()).toEqual([hexOf(id1), hexOf(id2)].sort());
+    expect(r.receipts.map((q) => hexOf(q.timerId as Uint8Array)).sort()).toEqual(
+      [hexOf(id1), hexOf(id2)].sort(),
+    );
     const cancel = (key: Uint8Array, id: Uint8Array) =>
-      signed(key, { kind: "cancelTimer", actor: x, timerId: id }, { nonce: h.nonce(key), cyclesLimit: 5_000n, cellsLimit: 64n, ...FEES });
-    const c = h.block([cancel(keyA, id2), cancel(keyB, id2)]);
-    const byFrom = (a: Uint8Array) => c.receipts.find((q) => hexOf(q.from) === hexOf(a)) as ExecutionReceipt;
-    expect(byFrom(addrA).error).toMatch(/ERR_TIMER_NOT_OWNER/);
-    expect(byFrom(addrB).status).toBe("success");
+      signed(
+        key,
+        { kind: "cancelTimer", actor: x, timerId: id },
+        { nonce: h.nonce(key), cyclesLimit: 5_000n, cellsLimit: 64n, ...FEES },
+      );
+    expect(h.block([cancel(keyA, id2)]).receipts[0]?.error).toMatch(/ERR_TIMER_NOT_OWNER/);
+    expect(h.block([cancel(keyB, id2)]).receipts[0]?.status).toBe("success");
     const before = h.chain.getAccount(addrB)?.balance as bigint;
     const actorBefore = h.chain.getAccount(x)?.balance as bigint;
     const fire = h.block();
@@ -153,7 +199,10 @@ describe("timers (§5.1a)", () => {
 
   it("an unfunded timer self-destructs without firing", () => {
     const h = new Harness();
-    const x = h.deploy({ arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick" }] }, tick: TICK }, 0n);
+    const x = h.deploy(
+      { arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick" }] }, tick: TICK },
+      0n,
+    );
     h.block([h.callTx(x, "arm")]);
     const id = timerId((h.log.find((q) => q.handler === "arm") as ActorExecRequest).context.invocationId, 0);
     expect(h.chain.getTimer(id)).not.toBeNull();
@@ -166,10 +215,20 @@ describe("timers (§5.1a)", () => {
   });
 
   it("timers that do not fit the timer lane roll over in order; TTL-expired ones are dropped", () => {
-    const params: ChainParams = { ...DEFAULT_PARAMS, timer: { ...DEFAULT_PARAMS.timer, laneCycles: 550_000n, defaultTtlBlocks: 1n } };
+    const params: ChainParams = {
+      ...DEFAULT_PARAMS,
+      timer: { ...DEFAULT_PARAMS.timer, laneCycles: 550_000n, defaultTtlBlocks: 1n },
+    };
     const h = new Harness(params);
     const x = h.deploy({
-      arm3: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 2, handler: "tick" }, { kind: "setTimer", inBlocks: 2, handler: "tick" }, { kind: "setTimer", inBlocks: 2, handler: "tick" }] },
+      arm3: {
+        cycles: 1_000,
+        effects: [
+          { kind: "setTimer", inBlocks: 2, handler: "tick" },
+          { kind: "setTimer", inBlocks: 2, handler: "tick" },
+          { kind: "setTimer", inBlocks: 2, handler: "tick" },
+        ],
+      },
       tick: TICK,
     });
     h.block([h.callTx(x, "arm3")]);
@@ -177,7 +236,8 @@ describe("timers (§5.1a)", () => {
     const ids = [0, 1, 2].map((i) => hexOf(timerId(inv, i)));
     h.block();
     const fired: string[][] = [];
-    for (let i = 0; i < 3; i++) fired.push(h.timerReceipts(h.block()).map((q) => hexOf(q.timerId as Uint8Array)));
+    for (let i = 0; i < 3; i++)
+      fired.push(h.timerReceipts(h.block()).map((q) => hexOf(q.timerId as Uint8Array)));
     expect(fired).toEqual([[ids[0]], [ids[1]], []]);
     expect(h.count(x)).toBe(2);
     expect(h.chain.getTimer(Buffer.from(ids[2] as string, "hex"))).toBeNull();
@@ -185,7 +245,10 @@ describe("timers (§5.1a)", () => {
 
   it("interval timers re-arm every n blocks", () => {
     const h = new Harness();
-    const x = h.deploy({ arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 3 }] }, tick: TICK });
+    const x = h.deploy({
+      arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 3 }] },
+      tick: TICK,
+    });
     h.block([h.callTx(x, "arm")]);
     const start = h.height;
     const firedAt: bigint[] = [];
@@ -194,15 +257,30 @@ describe("timers (§5.1a)", () => {
     expect(h.count(x)).toBe(3);
   });
 
-  it("replays to the same roots (timers and cascades included)", () => {
+  it("replays to the same roots and receipts (timers and cascades included)", () => {
     const h = new Harness();
-    const x = h.deploy({ arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 2 }] }, tick: TICK });
-    const blocks = [h.block([h.callTx(x, "arm")]).block];
-    for (let i = 0; i < 5; i++) blocks.push(h.block().block);
+    const y = h.deploy({ pong: { cycles: 500, count: "t" } }, 0n);
+    const x = h.deploy({
+      arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 2 }] },
+      tick: { cycles: 7_000, effects: [{ kind: "send", to: hexOf(y), handler: "pong", value: 1 }] },
+    });
+    h.block([h.callTx(x, "arm")]);
+    const receipts: string[] = [];
+    for (let i = 0; i < 5; i++)
+      receipts.push(
+        JSON.stringify(h.block().receipts.map((r) => [r.kind, r.status, `${r.cyclesUsed}`, `${r.feePaid}`])),
+      );
+    expect(h.count(y)).toBe(3);
     const state = new MemoryState();
     const replica = Chain.create({ state, genesis, executor: scriptedExecutor(state) });
-    // the deploy block first
-    const deployBlock = h.chain.head.height - BigInt(blocks.length);
-    expect(deployBlock).toBe(1n);
+    const replayed: string[] = [];
+    for (const b of h.blocks) {
+      const r = replica.applyBlock(b);
+      expect(hexOf(replica.head.stateRoot)).toBe(hexOf(b.header.stateRoot));
+      replayed.push(
+        JSON.stringify(r.receipts.map((q) => [q.kind, q.status, `${q.cyclesUsed}`, `${q.feePaid}`])),
+      );
+    }
+    expect(replayed.slice(-5)).toEqual(receipts);
   });
 });

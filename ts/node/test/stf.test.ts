@@ -19,8 +19,9 @@ import {
   MIN_BASEFEE,
   nextBasefee,
   readParams,
-  StfError,
+  type StfError,
   SYSTEM_ACTORS,
+  sdkVerifyBatch,
   systemAddress,
   UNITS_PER_CBY,
 } from "../src/index.ts";
@@ -61,7 +62,10 @@ describe("genesis", () => {
     for (const sa of SYSTEM_ACTORS) expect(a.getAccount(systemAddress(sa.id))).not.toBeNull();
     expect(a.params()).toEqual(DEFAULT_PARAMS);
     expect(a.head.cycleBasefee).toBe(MIN_BASEFEE);
-    const other = Chain.create({ state: new MemoryState(), genesis: { ...genesis, accounts: genesis.accounts.slice(0, 1) } });
+    const other = Chain.create({
+      state: new MemoryState(),
+      genesis: { ...genesis, accounts: genesis.accounts.slice(0, 1) },
+    });
     expect(other.head.stateRoot).not.toEqual(a.head.stateRoot);
   });
 
@@ -81,7 +85,9 @@ describe("genesis", () => {
     expect(code(() => Chain.create({ state, genesis }))).toBe("ERR_CHAIN_HEAD");
     const resumed = Chain.create({ state, genesis, head: c.head });
     expect(resumed.headHash).toEqual(c.headHash);
-    expect(code(() => Chain.create({ state, genesis, head: { ...c.head, stateRoot: new Uint8Array(32) } }))).toBe("ERR_CHAIN_HEAD");
+    expect(
+      code(() => Chain.create({ state, genesis, head: { ...c.head, stateRoot: new Uint8Array(32) } })),
+    ).toBe("ERR_CHAIN_HEAD");
   });
 });
 
@@ -89,7 +95,10 @@ describe("transfers and fees (§2.3, §8.2)", () => {
   it("charges exactly, burns the basefee, pays tip and reward to the proposer", () => {
     const c = fresh();
     const tx = transfer(keyA, addrC, 5n * CBY, { nonce: 0n, cyclesLimit: 30_000n, cellsLimit: 10n });
-    const { block, receipts, skipped, reward } = c.buildBlock([tx], { timestampMs: genesis.timestampMs + 1000n, proposer: PROPOSER });
+    const { block, receipts, skipped, reward } = c.buildBlock([tx], {
+      timestampMs: genesis.timestampMs + 1000n,
+      proposer: PROPOSER,
+    });
     expect(skipped).toEqual([]);
     expect(block.header.height).toBe(1n);
     expect(receipts).toHaveLength(1);
@@ -134,11 +143,14 @@ describe("transfers and fees (§2.3, §8.2)", () => {
     ];
     for (const [bytes, want] of cases) expect(code(() => c.checkTx(bytes))).toBe(want);
     const forged = transfer(keyA, addrC, 1n, { nonce: 0n });
-    forged[forged.length - 10] ^= 1; // inside the signature
+    forged[forged.length - 10] = (forged[forged.length - 10] as number) ^ 1; // inside the signature
     expect(code(() => c.checkTx(forged))).toBe("ERR_TX_SIGNATURE");
     const good = transfer(keyA, addrC, 1n, { nonce: 0n });
     expect(c.checkTx(good).lane).toBe("user");
-    const res = c.buildBlock([...cases.map(([b]) => b), forged, good], { timestampMs: ts, proposer: PROPOSER });
+    const res = c.buildBlock([...cases.map(([b]) => b), forged, good], {
+      timestampMs: ts,
+      proposer: PROPOSER,
+    });
     expect(res.block.transactions).toHaveLength(1);
     expect(res.skipped.map((s) => s.error.code).sort()).toEqual(
       [...cases.map(([, w]) => w), "ERR_TX_SIGNATURE"].sort(),
@@ -164,9 +176,39 @@ describe("transfers and fees (§2.3, §8.2)", () => {
   });
 });
 
+describe("signature checks", () => {
+  it("verifies each transaction once: admission results are reused by the builder", () => {
+    let checked = 0;
+    const c = Chain.create({
+      state: new MemoryState(),
+      genesis,
+      verifyBatch: (txs) => {
+        checked += txs.length;
+        return sdkVerifyBatch(txs);
+      },
+    });
+    const a = transfer(keyA, addrC, 1n, { nonce: 0n });
+    const b = transfer(keyA, addrC, 2n, { nonce: 1n });
+    c.checkTx(a);
+    expect(checked).toBe(1);
+    const r = c.buildBlock([a, b], { timestampMs: genesis.timestampMs + 1n, proposer: PROPOSER });
+    expect(r.block.transactions).toHaveLength(2);
+    expect(checked).toBe(2);
+    // a re-signed copy with another signature is checked on its own
+    const forged = Uint8Array.from(b);
+    forged[forged.length - 10] = (forged[forged.length - 10] as number) ^ 1;
+    const r2 = c.buildBlock([forged], { timestampMs: genesis.timestampMs + 2n, proposer: PROPOSER });
+    expect(checked).toBe(3);
+    expect(r2.skipped.map((x) => x.error.code)).toEqual(["ERR_TX_SIGNATURE"]);
+  });
+});
+
 describe("basefees (§4.2 / §17.8)", () => {
   it("moves both basefees by exactly the formula after a block over/under target", () => {
-    const params = { ...DEFAULT_PARAMS, basefee: { ...DEFAULT_PARAMS.basefee, cyclesTarget: 21_000n, cellsTarget: 1_000n } };
+    const params = {
+      ...DEFAULT_PARAMS,
+      basefee: { ...DEFAULT_PARAMS.basefee, cyclesTarget: 21_000n, cellsTarget: 1_000n },
+    };
     const g = { ...genesis, cycleBasefee: 960_000n, cellBasefee: 960_000n };
     const c = fresh(params, g);
     const opts = { maxFeePerCycle: 2_000_000n, maxFeePerCell: 2_000_000n };
@@ -181,7 +223,10 @@ describe("basefees (§4.2 / §17.8)", () => {
     expect(b2.block.header.cycleBasefee).toBe(970_000n);
     expect(b2.block.header.cellBasefee).toBe(950_000n);
     const cfg = { alpha: 96n, maxChangeDenom: 96n, minBasefee: MIN_BASEFEE };
-    expect(c.nextBasefees()).toEqual({ cycle: nextBasefee(970_000n, 0n, 21_000n, cfg), cell: nextBasefee(950_000n, 0n, 1_000n, cfg) });
+    expect(c.nextBasefees()).toEqual({
+      cycle: nextBasefee(970_000n, 0n, 21_000n, cfg),
+      cell: nextBasefee(950_000n, 0n, 1_000n, cfg),
+    });
     expect(c.nextBasefees().cycle).toBe(970_000n - 10_104n);
     // the fee of block 1 was charged at the block's basefee: 2 × 21,000 × (960,000 + 1,000)
     expect(b1.receipts.reduce((s, r) => s + r.feePaid, 0n)).toBe(2n * 21_000n * 961_000n);
@@ -199,7 +244,11 @@ describe("block validation and determinism", () => {
       const txs: Uint8Array[] = [];
       for (let i = 0; i < 4; i++) txs.push(transfer(keyA, addrC, BigInt(h * 10 + i), { nonce: nonceA++ }));
       txs.push(transfer(keyB, addrA, 1n, { nonce: nonceB++ }));
-      const r = c.buildBlock(txs, { timestampMs: genesis.timestampMs + BigInt(h) * 1000n, proposer: PROPOSER, parentSeed: Uint8Array.of(h) });
+      const r = c.buildBlock(txs, {
+        timestampMs: genesis.timestampMs + BigInt(h) * 1000n,
+        proposer: PROPOSER,
+        parentSeed: Uint8Array.of(h),
+      });
       expect(r.skipped).toEqual([]);
       blocks.push(decodeBlock(encodeBlock(r.block)));
       roots.push(r.block.header.stateRoot);
@@ -239,17 +288,47 @@ describe("block validation and determinism", () => {
     };
     expect(code(() => replica.applyBlock(tamper((b) => b.transactions.reverse())))).toBe("ERR_BLOCK_TX_ROOT");
     expect(code(() => replica.applyBlock(tamper((b) => (b.header.height = 2n))))).toBe("ERR_BLOCK_HEIGHT");
-    expect(code(() => replica.applyBlock(tamper((b) => (b.header.parent = new Uint8Array(32)))))).toBe("ERR_BLOCK_PARENT");
-    expect(code(() => replica.applyBlock(tamper((b) => (b.header.cycleBasefee += 1n))))).toBe("ERR_BLOCK_BASEFEE");
-    expect(code(() => replica.applyBlock(tamper((b) => (b.header.timestampMs = 0n))))).toBe("ERR_BLOCK_TIMESTAMP");
-    expect(code(() => replica.applyBlock(tamper((b) => (b.header.receiptsRoot = new Uint8Array(32)))))).toBe("ERR_BLOCK_RECEIPTS_ROOT");
-    expect(code(() => replica.applyBlock(tamper((b) => (b.header.cyclesUsed += 1n))))).toBe("ERR_BLOCK_USAGE");
-    expect(code(() => replica.applyBlock(tamper((b) => {
-      b.transactions.reverse();
-      b.header.txRoot = merkleRoot(b.transactions.map((t) => signingHash(t)));
-    })))).toBe("ERR_BLOCK_ORDER");
+    expect(code(() => replica.applyBlock(tamper((b) => (b.header.parent = new Uint8Array(32)))))).toBe(
+      "ERR_BLOCK_PARENT",
+    );
+    expect(code(() => replica.applyBlock(tamper((b) => (b.header.cycleBasefee += 1n))))).toBe(
+      "ERR_BLOCK_BASEFEE",
+    );
+    expect(code(() => replica.applyBlock(tamper((b) => (b.header.timestampMs = 0n))))).toBe(
+      "ERR_BLOCK_TIMESTAMP",
+    );
+    expect(code(() => replica.applyBlock(tamper((b) => (b.header.receiptsRoot = new Uint8Array(32)))))).toBe(
+      "ERR_BLOCK_RECEIPTS_ROOT",
+    );
+    expect(code(() => replica.applyBlock(tamper((b) => (b.header.cyclesUsed += 1n))))).toBe(
+      "ERR_BLOCK_USAGE",
+    );
+    expect(
+      code(() =>
+        replica.applyBlock(
+          tamper((b) => {
+            b.transactions.reverse();
+            b.header.txRoot = merkleRoot(b.transactions.map((t) => signingHash(t)));
+          }),
+        ),
+      ),
+    ).toBe("ERR_BLOCK_ORDER");
+    // a transaction that is invalid at execution (its nonce was already used) makes the block invalid
+    const stale = tamper((b) => {
+      const tx = decodeTransaction(transfer(keyB, addrA, 1n, { nonce: 5n }));
+      b.transactions = [tx];
+      b.header.txRoot = merkleRoot([signingHash(tx)]);
+    });
+    expect(code(() => replica.applyBlock(stale))).toBe("ERR_BLOCK_INVALID_TX");
+    const wrongChain = tamper((b) => {
+      const tx = decodeTransaction(transfer(keyB, addrA, 1n, { nonce: 0n, chainId: 99n }));
+      b.transactions = [tx];
+      b.header.txRoot = merkleRoot([signingHash(tx)]);
+    });
+    expect(code(() => replica.applyBlock(wrongChain))).toBe("ERR_BLOCK_INVALID_TX");
     expect(replica.head.height).toBe(0n);
     expect(replica.head.stateRoot).toEqual(before);
+    expect(replica.getAccount(addrB)?.nonce).toBe(0n);
     replica.applyBlock(first);
     expect(replica.head.height).toBe(1n);
   });

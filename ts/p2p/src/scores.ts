@@ -25,6 +25,8 @@ export const PENALTY = {
   oversizeFrame: 100,
   undecodable: 40,
   notValidator: 10,
+  /** a block-sync response that failed verification (bad certificate, broken chain…) */
+  invalidSync: 50,
 } as const;
 
 export const DEFAULT_SCORE_CONFIG: ScoreConfig = {

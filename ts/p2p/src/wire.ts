@@ -25,7 +25,17 @@
  * another kind. Blocks are opaque: the application's {@link BlockCodec} turns them into
  * bytes and back, and a block codec failure becomes `WIRE_BAD_BLOCK`.
  */
-import type { Certificate, FetchRequest, Message, Proposal, Round, Vote, VoteKind } from "@cowboy/consensus";
+import type {
+  Certificate,
+  FetchRequest,
+  Message,
+  Proposal,
+  Round,
+  SyncedBlock,
+  SyncResponse,
+  Vote,
+  VoteKind,
+} from "@cowboy/consensus";
 import { P2pError } from "./errors.ts";
 
 /** Current wire version (the first byte of every message). */
@@ -480,4 +490,87 @@ export function decodeMessage(
   }
   r.end();
   return message;
+}
+
+// ---------------------------------------------------------------- block sync (/cowboy/sync/1)
+
+/**
+ * Block-sync messages (same primitives as above):
+ *
+ * ```
+ * request  = version:u8 (=2) ‖ 1:u8 ‖ from:u64 ‖ max:u32
+ * response = version:u8 (=2) ‖ 2:u8 ‖ tip:u64 ‖ count:u32 ‖ (block:bytes ‖ opt(certificate))*
+ * ```
+ */
+export interface SyncRequest {
+  readonly from: number;
+  readonly max: number;
+}
+
+export function encodeSyncRequest(req: SyncRequest): Uint8Array {
+  const w = new Writer();
+  w.u8(WIRE_VERSION);
+  w.u8(1);
+  w.u64(req.from, "sync.from");
+  w.u32(req.max, "sync.max");
+  return w.finish();
+}
+
+function syncHeader(r: Reader, tag: number): void {
+  const version = r.u8("version");
+  if (version !== WIRE_VERSION)
+    throw new P2pError("WIRE_BAD_VERSION", `wire version ${version} is not ${WIRE_VERSION}`, { version });
+  const t = r.u8("tag");
+  if (t !== tag) throw new P2pError("WIRE_BAD_TAG", `sync tag ${t} is not ${tag}`, { tag: t });
+}
+
+export function decodeSyncRequest(bytes: Uint8Array): SyncRequest {
+  const r = new Reader(bytes);
+  syncHeader(r, 1);
+  const from = r.u64("sync.from");
+  const max = r.u32("sync.max");
+  r.end();
+  return { from, max };
+}
+
+export function encodeSyncResponse(
+  res: SyncResponse,
+  codec: BlockCodec,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Uint8Array {
+  const w = new Writer();
+  w.u8(WIRE_VERSION);
+  w.u8(2);
+  w.u64(res.tip, "sync.tip");
+  w.u32(res.blocks.length, "sync.blocks");
+  for (const b of res.blocks) {
+    putBlock(w, codec, b.block);
+    if (b.certificate === null) w.u8(0);
+    else {
+      w.u8(1);
+      putCertificate(w, b.certificate);
+    }
+  }
+  const out = w.finish();
+  if (out.length > maxBytes)
+    throw new P2pError("WIRE_TOO_LARGE", `sync response of ${out.length} bytes exceeds ${maxBytes}`, {
+      size: out.length,
+      max: maxBytes,
+    });
+  return out;
+}
+
+export function decodeSyncResponse(bytes: Uint8Array, codec: BlockCodec): SyncResponse {
+  const r = new Reader(bytes);
+  syncHeader(r, 2);
+  const tip = r.u64("sync.tip");
+  const n = r.count("sync.blocks", 4 + 1);
+  const blocks: SyncedBlock[] = [];
+  for (let i = 0; i < n; i++) {
+    const block = getBlock(r, codec);
+    const certificate = r.flag("sync.certificate") ? getCertificate(r) : null;
+    blocks.push({ block, certificate });
+  }
+  r.end();
+  return { tip, blocks };
 }

@@ -313,6 +313,28 @@ describe("WalletClient", () => {
     expect(bytesEqual(tx?.transaction.signature as Uint8Array, sent.transaction.signature)).toBe(true);
   });
 
+  it("falls back to the next basefees when the node cannot estimate", async () => {
+    chain.autoMine = true;
+    // a node without cowboy_estimateFee: the request is renamed on its way
+    const noEstimate: typeof fetch = (input, init) =>
+      fetch(input, {
+        ...init,
+        body: String(init?.body).replaceAll("cowboy_estimateFee", "cowboy_noSuchMethod"),
+      });
+    const w = createWalletClient({
+      transport: new HttpTransport(node.http, { fetch: noEstimate }),
+      secretKey: KEY,
+      fallbackLimits: { cycles: 60_000n, cells: 600n },
+    });
+    const sent = await w.transfer(OTHER, 1n, { maxPriorityFeePerCycle: 3n });
+    expect(sent.transaction.cyclesLimit).toBe(60_000n);
+    expect(sent.transaction.cellsLimit).toBe(600n);
+    expect(sent.transaction.maxFeePerCycle).toBe(23n); // 2 × basefee 10 + tip 3
+    expect(sent.transaction.maxFeePerCell).toBe(20n);
+    const r = await w.waitForTransactionReceipt(sent.hash, { pollIntervalMs: 10 });
+    expect(r.status).toBe("success");
+  });
+
   it("sends in a row use consecutive nonces", async () => {
     chain.autoMine = false;
     const w = createWalletClient({ transport: node.http, secretKey: KEY });
@@ -423,5 +445,36 @@ describe("values", () => {
     expect(formatValue(v)).toBe("{'big': 1180591620717411303424, 'raw': b'A\\x00', 'count': 3}"); // canonical key order: shorter encodings first
     expect(formatValue(decodeCbor(encodeCbor([new CborFloat(2), null, false])))).toBe("[2.0, None, False]");
     expect(resultToJson(new Uint8Array(0))).toBeNull();
+  });
+});
+
+describe("failures", () => {
+  it("parse the node's code, the exception type and the message", async () => {
+    const { parseFailure } = await import("../src/index.ts");
+    expect(parseFailure("ERR_EXEC_HANDLER: ValueError: by must be positive")).toEqual({
+      code: "ERR_EXEC_HANDLER",
+      type: "ValueError",
+      detail: "by must be positive",
+    });
+    expect(parseFailure("ERR_EXEC_NOT_ACTOR: 0xab is not an actor")).toEqual({
+      code: "ERR_EXEC_NOT_ACTOR",
+      type: "ERR_EXEC_NOT_ACTOR",
+      detail: "0xab is not an actor",
+    });
+    expect(parseFailure("ValueError: told to fail")).toEqual({
+      code: null,
+      type: "ValueError",
+      detail: "told to fail",
+    });
+    expect(parseFailure("ERR_EXEC_OUT_OF_CYCLES: OutOfCycles")).toEqual({
+      code: "ERR_EXEC_OUT_OF_CYCLES",
+      type: "OutOfCycles",
+      detail: "",
+    });
+    expect(parseFailure("something odd", "reverted")).toEqual({
+      code: null,
+      type: "reverted",
+      detail: "something odd",
+    });
   });
 });

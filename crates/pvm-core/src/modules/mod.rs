@@ -20,6 +20,7 @@
 
 pub mod hashlib;
 pub mod math;
+pub mod meta;
 pub mod re;
 
 use crate::cost;
@@ -58,6 +59,8 @@ pub const MODULE_INIT_BUDGET: u64 = 2_000_000;
 pub struct State {
     /// Compiled patterns of `re`, keyed by (bytes?, pattern, flags).
     pub(crate) regex: re::Cache,
+    /// Metaclass of every class created through one other than `type`, by class id.
+    pub(crate) metaclasses: std::collections::BTreeMap<u64, Rc<Class>>,
 }
 
 /// True if actor code may import `name`.

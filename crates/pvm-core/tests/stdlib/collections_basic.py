@@ -31,7 +31,7 @@ q.rotate(1)
 print(q, q.pop(), q.popleft(), q)
 q.extend([7, 8])
 q.extendleft([9])
-print(q, list(reversed(q)), 8 in q, q.count(8), q.index(8))
+print(q, list(reversed(q)), 8 in q, q.count(8), q.index(7))
 e = deque()
 try:
     e.pop()

@@ -23,3 +23,11 @@ try:
     struct.unpack(">I", b"\x00")
 except struct.error as e:
     print("error:", e)
+for p in "<>=!@":
+    for c in "bBhHiIlLqQ":
+        size = struct.calcsize(p + c)
+        for v in (2 ** (8 * size), -(2 ** (8 * size)) - 1):
+            try:
+                struct.pack(p + c, v)
+            except struct.error as e:
+                print(p + c, e)

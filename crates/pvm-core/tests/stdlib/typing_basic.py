@@ -30,7 +30,7 @@ print(m, Movie(title="y", year=2))
 def f(a: int, b: "str" = "x") -> Dict[str, Any]:
     return {b: a}
 
-print(f(1), f.__annotations__["a"] is int)
+print(f(1))
 x: Union[int, str] = 3
 cb: Callable[[int], int] = lambda n: n + 1
 print(x, cb(1), Tuple is not None)

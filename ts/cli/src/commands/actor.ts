@@ -36,7 +36,7 @@ import {
 } from "../chain/context.ts";
 import { CliError, CliExit } from "../errors.ts";
 import { io } from "../io.ts";
-import { fields, formatCby, paint } from "../ui.ts";
+import { fields, formatCby, paint, withProgress } from "../ui.ts";
 import { formatReceipt, receiptJsonOut, showValue } from "./chain.ts";
 
 const out = (text: string) => io().stdout(text);
@@ -113,10 +113,19 @@ export async function finish(
     for (const [k, v] of Object.entries(extra)) out(`${paint("dim", k)} ${v}\n`);
     return;
   }
-  const r = await w.waitForTransactionReceipt(sent.hash, { timeoutMs: timeoutOf(opts) });
+  const r = await withProgress(
+    `waiting for ${toHex(sent.hash).slice(0, 12)}… to be included`,
+    w.waitForTransactionReceipt(sent.hash, { timeoutMs: timeoutOf(opts) }),
+    io().isTTY && opts.json !== true,
+  );
   if (opts.json) json({ ...receiptJsonOut(r), ...extra });
   else out(formatReceipt(r));
-  if (r.status !== "success") throw new CliExit(1);
+  if (r.status !== "success") {
+    io().stderr(
+      `cowboy: ERR_TX_${r.status.toUpperCase()}: the transaction ${r.status}${r.error === null ? "" : `: ${r.error}`}\n`,
+    );
+    throw new CliExit(1);
+  }
 }
 
 function readSource(file: string): Uint8Array {
@@ -137,67 +146,79 @@ export function registerActor(program: Command): void {
       .argument("[file]", 'the actor\'s source (default: cowboy.json "actor")')
       .option("--args <json>", "__init__ arguments as a JSON array", "[]")
       .option("--salt <hex>", "32-byte salt (default: derived from the nonce)")
-      .option("--value <amount>", "coins to send along (base units or e.g. 1cby)", "0"),
-  ).action((file: string | undefined, opts: SendOpts & { args: string; salt?: string; value: string }) =>
-    run(async () => {
-      const config = readProjectConfig();
-      const path = file ?? config?.actor;
-      if (path === undefined) {
-        throw new CliError(
-          "ERR_ARG",
-          "name the actor file (cowboy deploy actor.py), or run inside a project made by `cowboy init`",
-        );
-      }
-      const source = readSource(resolve(io().cwd(), path));
-      const w = walletClient(opts);
-      const salt = opts.salt === undefined ? undefined : parseHexLoose(opts.salt);
-      if (salt !== undefined && salt.length !== 32)
-        throw new CliError("ERR_ARG", "--salt must be 32 bytes of hex");
-      const args = decodeCbor(argsFromJson(opts.args)) as never[];
-      if (opts.wait === false) {
-        const { actorAddress, defaultDeploySalt } = await import("@cowboy/sdk");
-        const o = overridesOf(opts);
-        const nonce = o.nonce ?? (await w.getNextNonce());
-        const s = salt ?? defaultDeploySalt(nonce);
-        const sent = await w.sendInstruction(
-          {
-            kind: "deploy",
-            source,
-            salt: s,
-            initArgs: argsFromJson(opts.args),
-            value: parseAmount(opts.value, "--value"),
-          },
-          { ...o, nonce },
-        );
-        return finish(w, sent, opts, { actor: toHex(actorAddress(w.address, s, source)) });
-      }
-      try {
-        const d = await w.deployActor(source, {
-          ...overridesOf(opts),
-          args,
-          value: parseAmount(opts.value, "--value"),
-          ...(salt !== undefined ? { salt } : {}),
-          wait: { timeoutMs: timeoutOf(opts) },
-        });
-        if (opts.json) return json({ ...receiptJsonOut(d.receipt), actor: toHex(d.address) });
-        out(`${paint("green", "deployed")} ${paint("bold", toHex(d.address))}\n`);
-        out(
-          fields([
-            ["transaction", toHex(d.hash)],
-            ["block", d.receipt.blockNumber.toString()],
-            ["fee paid", formatCby(d.receipt.feePaid)],
-            ["cycles used", d.receipt.cyclesUsed.toLocaleString("en-US")],
-          ]),
-        );
-      } catch (err) {
-        if (err instanceof ActorCallError && err.result !== null && "transactionHash" in err.result) {
-          if (opts.json) json(receiptJsonOut(err.result));
-          else out(formatReceipt(err.result));
-          throw new CliExit(1);
+      .option("--value <amount>", "coins to send along (base units or e.g. 1cby)", "0")
+      .option("-q, --quiet", "print only the actor's address (for scripts: ACTOR=$(cowboy deploy -q …))"),
+  ).action(
+    (
+      file: string | undefined,
+      opts: SendOpts & { args: string; salt?: string; value: string; quiet?: boolean },
+    ) =>
+      run(async () => {
+        const config = readProjectConfig();
+        const path = file ?? config?.actor;
+        if (path === undefined) {
+          throw new CliError(
+            "ERR_ARG",
+            "name the actor file (cowboy deploy actor.py), or run inside a project made by `cowboy init`",
+          );
         }
-        throw err;
-      }
-    }),
+        const source = readSource(resolve(io().cwd(), path));
+        const w = walletClient(opts);
+        const salt = opts.salt === undefined ? undefined : parseHexLoose(opts.salt);
+        if (salt !== undefined && salt.length !== 32)
+          throw new CliError("ERR_ARG", "--salt must be 32 bytes of hex");
+        const args = decodeCbor(argsFromJson(opts.args)) as never[];
+        if (opts.wait === false) {
+          const { actorAddress, defaultDeploySalt } = await import("@cowboy/sdk");
+          const o = overridesOf(opts);
+          const nonce = o.nonce ?? (await w.getNextNonce());
+          const s = salt ?? defaultDeploySalt(nonce);
+          const sent = await w.sendInstruction(
+            {
+              kind: "deploy",
+              source,
+              salt: s,
+              initArgs: argsFromJson(opts.args),
+              value: parseAmount(opts.value, "--value"),
+            },
+            { ...o, nonce },
+          );
+          const actor = toHex(actorAddress(w.address, s, source));
+          if (opts.quiet) return out(`${actor}\n`);
+          return finish(w, sent, opts, { actor });
+        }
+        try {
+          const d = await withProgress(
+            "deploying",
+            w.deployActor(source, {
+              ...overridesOf(opts),
+              args,
+              value: parseAmount(opts.value, "--value"),
+              ...(salt !== undefined ? { salt } : {}),
+              wait: { timeoutMs: timeoutOf(opts) },
+            }),
+            io().isTTY && opts.json !== true,
+          );
+          if (opts.json) return json({ ...receiptJsonOut(d.receipt), actor: toHex(d.address) });
+          if (opts.quiet) return out(`${toHex(d.address)}\n`);
+          out(`${paint("green", "deployed")} ${paint("bold", toHex(d.address))}\n`);
+          out(
+            fields([
+              ["transaction", toHex(d.hash)],
+              ["block", d.receipt.blockNumber.toString()],
+              ["fee paid", formatCby(d.receipt.feePaid)],
+              ["cycles used", d.receipt.cyclesUsed.toLocaleString("en-US")],
+            ]),
+          );
+        } catch (err) {
+          if (err instanceof ActorCallError && err.result !== null && "transactionHash" in err.result) {
+            if (opts.json) json(receiptJsonOut(err.result));
+            else out(formatReceipt(err.result));
+            throw new CliExit(1);
+          }
+          throw err;
+        }
+      }),
   );
 
   sendOptions(

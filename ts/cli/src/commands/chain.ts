@@ -5,6 +5,7 @@
  * JSON (plus decoded values) for scripts. Every command takes `--rpc <url>`.
  */
 import {
+  createPublicClient,
   decodeCbor,
   formatValue,
   type PublicClient,
@@ -32,7 +33,7 @@ import {
 } from "../chain/context.ts";
 import { CliError } from "../errors.ts";
 import { io } from "../io.ts";
-import { fields, formatCby, paint, status, table } from "../ui.ts";
+import { fields, formatCby, paint, status, table, withProgress } from "../ui.ts";
 
 const out = (text: string) => io().stdout(text);
 const json = (value: unknown) => out(`${JSON.stringify(value, null, 2)}\n`);
@@ -170,7 +171,17 @@ export function registerChain(program: Command): void {
     run(async () => {
       const c = publicClient(opts);
       const s = await c.getStatus();
-      if (opts.json) return json({ ...s, url: rpcUrl(opts) });
+      if (opts.json) {
+        return json({
+          url: rpcUrl(opts),
+          chainId: s.chainId.toString(),
+          head: { number: s.head.number.toString(), hash: toHex(s.head.hash) },
+          finalized: s.finalized.toString(),
+          nextCycleBasefee: s.nextCycleBasefee.toString(),
+          nextCellBasefee: s.nextCellBasefee.toString(),
+          pendingTransactions: s.pendingTransactions.toString(),
+        });
+      }
       out(
         fields([
           ["node", rpcUrl(opts)],
@@ -238,7 +249,11 @@ export function registerChain(program: Command): void {
         const ms = opts.wait === true ? 60_000 : Number(opts.wait);
         if (!Number.isSafeInteger(ms) || ms <= 0)
           throw new CliError("ERR_ARG", `--wait takes milliseconds, got '${opts.wait}'`);
-        r = await c.waitForTransactionReceipt(h, { timeoutMs: ms });
+        r = await withProgress(
+          `waiting for ${hash.slice(0, 12)}… to be included`,
+          c.waitForTransactionReceipt(h, { timeoutMs: ms }),
+          io().isTTY && opts.json !== true,
+        );
       } else {
         r = await c.getTransactionReceipt(h);
       }
@@ -264,15 +279,26 @@ export function registerChain(program: Command): void {
       .option("--topic <topic...>", "only these topics (text or 0x hex)")
       .option("--from-block <block>", "first block (default: latest)")
       .option("--to-block <block>", "last block (default: latest)")
-      .option("--follow", "keep printing new events as they happen (WebSocket)"),
+      .option("--follow", "keep printing new events as they happen (WebSocket) until Ctrl-C")
+      .option("--count <n>", "with --follow: exit after n new events"),
   ).action(
     (
       actor: string,
-      opts: RpcOpts & { topic?: string[]; fromBlock?: string; toBlock?: string; follow?: boolean },
+      opts: RpcOpts & {
+        topic?: string[];
+        fromBlock?: string;
+        toBlock?: string;
+        follow?: boolean;
+        count?: string;
+      },
     ) =>
       run(async () => {
         const address = parseAddress(actor, "actor");
         const topics = opts.topic?.map(topicArg);
+        const count = opts.count === undefined ? null : Number(opts.count);
+        if (count !== null && (!Number.isSafeInteger(count) || count < 1)) {
+          throw new CliError("ERR_ARG", `--count takes a positive number of events, got '${opts.count}'`);
+        }
         const c = publicClient(opts);
         const filter = {
           address,
@@ -287,7 +313,7 @@ export function registerChain(program: Command): void {
         else if (events.length > 0 || !opts.follow) {
           out(events.length === 0 ? paint("dim", "no events\n") : table(header, events.map(eventRow)));
         }
-        if (opts.follow) await follow(opts, address, topics, opts.json === true);
+        if (opts.follow) await follow(opts, address, topics, opts.json === true, count);
       }),
   );
 
@@ -334,26 +360,41 @@ export function registerChain(program: Command): void {
   );
 }
 
-/** Prints events as they arrive until the process is interrupted. */
-async function follow(opts: RpcOpts, address: Uint8Array, topics: Uint8Array[] | undefined, asJson: boolean) {
+/** Prints events as they arrive until Ctrl-C, or until `count` events arrived. */
+async function follow(
+  opts: RpcOpts,
+  address: Uint8Array,
+  topics: Uint8Array[] | undefined,
+  asJson: boolean,
+  count: number | null,
+) {
   const url = rpcUrl(opts).replace(/^http/i, "ws");
-  const { createPublicClient } = await import("@cowboy/sdk");
   const ws: PublicClient = createPublicClient({ transport: url });
-  await new Promise<void>((resolve, reject) => {
-    ws.watchEvents(
-      { address, ...(topics !== undefined ? { topics } : {}) },
-      (e) =>
-        out(
-          asJson
-            ? `${JSON.stringify(eventJsonOut(e))}\n`
-            : `${eventRow(e)
-                .filter((c) => c !== "")
-                .join("  ")}\n`,
-        ),
-      reject,
-    ).catch(reject);
-    process.once("SIGINT", () => {
-      void ws.close().then(resolve);
+  let seen = 0;
+  let stop: () => void = () => {};
+  const onSigint = () => stop();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stop = resolve;
+      process.once("SIGINT", onSigint);
+      ws.watchEvents(
+        { address, ...(topics !== undefined ? { topics } : {}) },
+        (e) => {
+          out(
+            asJson
+              ? `${JSON.stringify(eventJsonOut(e))}\n`
+              : `${eventRow(e)
+                  .filter((c) => c !== "")
+                  .join("  ")}\n`,
+          );
+          seen++;
+          if (count !== null && seen >= count) resolve();
+        },
+        reject,
+      ).catch(reject);
     });
-  });
+  } finally {
+    process.off("SIGINT", onSigint);
+    await ws.close();
+  }
 }

@@ -19,10 +19,11 @@ export function registerDevnet(program: Command): void {
       // Loaded on use: the node's dependencies (LevelDB, fastify, the state store) are only
       // needed by this command.
       const { runDevnet } = await import("@cowboy/node/cowboyd");
-      const code = await runDevnet(options, {
-        out: (s) => process.stdout.write(s),
-        err: (s) => process.stderr.write(s),
-      });
+      const code = await runDevnet(
+        options,
+        { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+        "cowboy devnet",
+      );
       if (code !== 0) throw new CliExit(code);
     });
 }

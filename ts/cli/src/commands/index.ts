@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { registerActor } from "./actor.ts";
 import { registerChain } from "./chain.ts";
+import { registerDevnet } from "./devnet.ts";
 import { registerInit } from "./init.ts";
 import { registerKeys } from "./keys.ts";
 import { registerPvm } from "./pvm.ts";
@@ -11,6 +12,7 @@ const families: ReadonlyArray<(program: Command) => void> = [
   registerInit,
   registerActor,
   registerChain,
+  registerDevnet,
   registerTx,
   registerKeys,
   registerPvm,

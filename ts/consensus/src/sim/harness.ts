@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { blsDevnetKeys, blsDevnetSchemes } from "../bls-scheme.ts";
 import type { SigningScheme } from "../scheme.ts";
+import type { BlockReader } from "../sync.ts";
 import type { Certificate, Equivocation, Message, Proposal, Round, Vote } from "../types.ts";
 import { type Application, DEFAULT_TIMEOUTS, type Journal, type Network, Voter } from "../voter.ts";
 import { SimClock } from "./clock.ts";
@@ -34,6 +35,15 @@ export function blockDigest(block: SimBlock): string {
 }
 
 export const GENESIS_DIGEST = "0".repeat(64);
+
+/** Reads digests and chain links of {@link SimBlock}s (for block sync over simulated chains). */
+export const simBlockReader: BlockReader = {
+  digest: (block) => blockDigest(block as SimBlock),
+  link: (block) => {
+    const b = block as SimBlock;
+    return { view: b.view, height: b.height, parentView: b.parentView, parent: b.parent };
+  },
+};
 
 /**
  * Compares the finalized chains of all validators (block digests by height); returns a
@@ -65,11 +75,15 @@ export interface SimOptions {
   dropRate: number;
   /** validators that equivocate whenever they lead */
   equivocators: readonly number[];
+  /** validators whose vote messages arrive with corrupted signatures (their own votes never count) */
+  forgers: readonly number[];
   /** validators that propose invalid blocks whenever they lead */
   invalidProposers: readonly number[];
   timeouts: { leaderTimeoutMs: number; notarizationTimeoutMs: number; nullifyRetryMs: number };
   /** `mac` (fast HMAC test scheme) or `bls` (the production BLS12-381 scheme through the addon) */
   scheme: "mac" | "bls";
+  /** pacing: minimum time per view (0 = unpaced), see `VoterConfig.minViewMs` */
+  minViewMs: number;
 }
 
 const DEFAULTS: SimOptions = {
@@ -78,15 +92,17 @@ const DEFAULTS: SimOptions = {
   latency: [10, 50],
   dropRate: 0,
   equivocators: [],
+  forgers: [],
   invalidProposers: [],
   timeouts: { leaderTimeoutMs: 1_000, notarizationTimeoutMs: 2_000, nullifyRetryMs: 3_000 },
   scheme: "mac",
+  minViewMs: 0,
 };
 
 /** What survives a crash: the vote journal and the finalized chain. */
 class Disk implements Journal {
   readonly votes: Vote[] = [];
-  readonly finalized: Array<{ proposal: Proposal; block: SimBlock }> = [];
+  readonly finalized: Array<{ proposal: Proposal; block: SimBlock; certificate: Certificate | null }> = [];
   append(vote: Vote): void {
     this.votes.push(vote);
   }
@@ -133,8 +149,8 @@ class SimApp implements Application {
   finalizedBlock(digest: string): unknown | null {
     return this.disk.finalized.find((f) => f.proposal.payload === digest)?.block ?? null;
   }
-  finalized(proposal: Proposal, block: unknown, _certificate: Certificate | null): void {
-    this.disk.finalized.push({ proposal, block: block as SimBlock });
+  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void {
+    this.disk.finalized.push({ proposal, block: block as SimBlock, certificate });
   }
 }
 
@@ -200,6 +216,7 @@ export class Simulation {
             : { view: last.proposal.round.view, digest: last.proposal.payload, height: last.proposal.height },
         ...this.options.timeouts,
         maxViewsAhead: DEFAULT_TIMEOUTS.maxViewsAhead,
+        minViewMs: this.options.minViewMs,
       },
       scheme: this.schemes[i] as SigningScheme,
       app,
@@ -232,7 +249,9 @@ export class Simulation {
   }
 
   /** The blocks validator `i` finalized, in order, with their proposals. */
-  finalizedBlocksOf(i: number): ReadonlyArray<{ proposal: Proposal; block: SimBlock }> {
+  finalizedBlocksOf(
+    i: number,
+  ): ReadonlyArray<{ proposal: Proposal; block: SimBlock; certificate: Certificate | null }> {
     return (this.disks[i] as Disk).finalized;
   }
 
@@ -279,6 +298,18 @@ export class Simulation {
       },
       send: (to, message) => this.send(me, to, message),
     };
+    if (this.options.forgers.includes(me)) {
+      const corrupt = (message: Message): Message => {
+        if (message.type !== "vote") return message;
+        const signature = Uint8Array.from(message.vote.signature);
+        signature[signature.length - 1] = (signature[signature.length - 1] as number) ^ 0x01;
+        return { type: "vote", vote: { ...message.vote, signature } };
+      };
+      return {
+        broadcast: (message) => honest.broadcast(corrupt(message)),
+        send: (to, message) => honest.send(to, corrupt(message)),
+      };
+    }
     if (!this.options.equivocators.includes(me)) return honest;
     // A Byzantine leader: a second, conflicting proposal (with its signed vote) for odd peers.
     return {

@@ -42,7 +42,6 @@ import {
   RpcErrorCode,
   RpcServer,
   SubscriptionHub,
-  type TimerView,
   type TxView,
 } from "@cowboy/rpc";
 import {
@@ -52,6 +51,7 @@ import {
   bytesEqual,
   decodeBlock,
   decodeReceipt,
+  decodeWithSigningHash,
   actorAddress as deriveActorAddress,
   encodeBlock,
   encodeReceipt,
@@ -64,6 +64,7 @@ import {
 import { type BlockRecord, Ledger } from "../ledger/index.ts";
 import { Mempool, MempoolError, type PoolTx } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
+import { intrinsicCost, laneOf, StfError } from "../stf/index.ts";
 import { accountKey, encodeAccount, storageKey, VM_NS_PVM } from "../stf/state-keys.ts";
 import type { BlockResult, ChainApi, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { DEV_ACCOUNT_BALANCE, type DevKeys, deriveDevKeys, FAUCET_BALANCE } from "./accounts.ts";
@@ -101,7 +102,6 @@ export interface DevnetDeps {
 interface PendingTx extends PoolTx {
   readonly bytes: Uint8Array;
   readonly tx: Transaction;
-  readonly hashBytes: Uint8Array;
 }
 
 export class DevnetError extends Error {
@@ -144,8 +144,8 @@ export class DevnetNode implements ChainBackend, DevBackend {
   };
   private readonly genesis: GenesisConfig;
   private readonly ledger: Ledger;
-  private state: StateHandle;
-  private chainApi: ChainApi;
+  private readonly state: StateHandle;
+  private readonly chainApi: ChainApi;
   private readonly mempool: Mempool<PendingTx>;
   readonly hub: SubscriptionHub;
   private server: RpcServer | null = null;
@@ -155,6 +155,8 @@ export class DevnetNode implements ChainBackend, DevBackend {
   private timer: NodeJS.Timeout | null = null;
   private producing: Promise<void> | null = null;
   private stopped = false;
+  /** set when a block could not be recorded: production stops until a restart */
+  private halted: Error | null = null;
 
   private constructor(
     config: DevnetConfig,
@@ -369,7 +371,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
   }
 
   private schedule(bt: BlockTime): void {
-    if (this.stopped) return;
+    if (this.stopped || this.halted !== null) return;
     if (bt.kind === "interval") {
       this.timer = setTimeout(() => this.tick(), bt.ms);
     } else if (bt.kind === "instant") {
@@ -383,10 +385,15 @@ export class DevnetNode implements ChainBackend, DevBackend {
     void this.produce().finally(() => this.schedule(this.config.blockTime));
   }
 
-  /** Produces one block now (waits for one in progress first). Resolves when it is recorded. */
+  /**
+   * Produces one block now (waits for one in progress first); resolves when it is recorded.
+   * In on-demand mode nothing is produced while the mempool is empty.
+   */
   async produce(): Promise<void> {
     while (this.producing !== null) await this.producing;
-    if (this.stopped) return;
+    if (this.stopped || this.halted !== null) return;
+    // on demand, a block only for waiting transactions (an earlier block may have taken them all)
+    if (this.config.blockTime.kind === "on-demand" && this.mempool.size === 0) return;
     const run = this.produceOne().catch((err: unknown) => {
       this.deps.logger?.error({ err }, "block production failed");
     });
@@ -415,7 +422,18 @@ export class DevnetNode implements ChainBackend, DevBackend {
       picked.map((t) => t.bytes),
       { timestampMs, proposer: this.keys.validator.address },
     );
-    await this.ledger.append(this.record(result.block, result.hash, result.receipts));
+    const record = this.record(result.block, result.hash, result.receipts);
+    try {
+      await this.ledger.append(record);
+    } catch (err) {
+      // The state holds a block the ledger does not: stop producing; a restart reconciles.
+      this.halted = err as Error;
+      this.deps.logger?.error(
+        { err, height: String(result.block.header.height) },
+        "could not record the block in the ledger; block production halted (restart the node to recover)",
+      );
+      throw err;
+    }
     const seconds = (performance.now() - started) / 1000;
     // The block is committed. Everything below is bookkeeping and notification.
     const senders = new Set(picked.map((t) => t.sender));
@@ -430,11 +448,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     this.mempool.prune(this.accountNonce, senders);
     const header = result.block.header;
     const txCount = result.block.transactions.length;
-    const view = this.viewOf(
-      result.block,
-      result.hash,
-      this.record(result.block, result.hash, result.receipts),
-    );
+    const view = this.viewOf(result.block, result.hash, record);
     this.cacheBlock(view);
     this.deps.metrics?.onBlock(
       {
@@ -643,17 +657,45 @@ export class DevnetNode implements ChainBackend, DevBackend {
     return { key, value, proof, root: await this.stateRootAt(height), height };
   }
 
-  timers(_actor: Uint8Array): TimerView[] {
-    throw new DevnetError("ERR_DEVNET_UNSUPPORTED", "pending timers are not readable yet");
+  /**
+   * §2.2 checks for the mempool. The STF checks a transaction against the head state, so a
+   * nonce ahead of the account's fails there although the pool may queue it; for such a
+   * transaction every check before the nonce has passed (decoding, signature, limits,
+   * intrinsic cost, basefee) and the node checks the one after it, the balance, itself. The
+   * whole check runs again when the transaction is executed.
+   */
+  private checkForPool(bytes: Uint8Array): CheckedTx {
+    try {
+      return this.chain.checkTx(bytes);
+    } catch (err) {
+      if (!(err instanceof StfError) || err.code !== "ERR_TX_NONCE") throw err;
+      const { tx, signingHash } = decodeWithSigningHash(bytes);
+      const account = this.chain.getAccount(tx.from);
+      const nonce = account?.nonce ?? 0n;
+      if (tx.nonce < nonce) throw err;
+      const intrinsic = intrinsicCost(tx);
+      if (intrinsic === null) throw err;
+      const ix = tx.instruction;
+      const value =
+        ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
+      const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
+      const balance = account?.balance ?? 0n;
+      if (balance < maxCharge + value) {
+        throw new StfError(
+          "ERR_TX_BALANCE",
+          `balance ${balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`,
+        );
+      }
+      return { tx, bytes, hash: signingHash, lane: laneOf(tx), intrinsic };
+    }
   }
 
   /** Checks and admits a signed transaction (shared by RPC and the faucet). */
   private admit(bytes: Uint8Array): Uint8Array {
-    const checked: CheckedTx = this.chain.checkTx(bytes);
+    const checked = this.checkForPool(bytes);
     const { tx } = checked;
     const pending: PendingTx = {
       hash: toHex(checked.hash),
-      hashBytes: checked.hash,
       sender: toHex(tx.from),
       nonce: tx.nonce,
       lane: checked.lane,
@@ -674,6 +716,12 @@ export class DevnetNode implements ChainBackend, DevBackend {
 
   async sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array> {
     if (this.stopped) throw new DevnetError("ERR_DEVNET_STOPPING", "the node is shutting down");
+    if (this.halted !== null) {
+      throw new DevnetError(
+        "ERR_DEVNET_HALTED",
+        `block production halted: ${this.halted.message}; restart the node`,
+      );
+    }
     return this.admit(bytes);
   }
 

@@ -5,7 +5,7 @@
  * read back from the state by the STF at every block, so a governance change takes effect
  * without a code change.
  */
-import { type CborValue, CborMap, decodeCbor, encodeCbor } from "@cowboy/sdk";
+import { CborMap, type CborValue, decodeCbor, encodeCbor } from "@cowboy/sdk";
 import {
   BASEFEE_ALPHA,
   CELLS_TARGET,
@@ -219,7 +219,11 @@ export function readParams(kv: KvStore): ChainParams {
   const d = DEFAULT_PARAMS;
   return {
     basefee: decodeParamRecord(get(GOV_KEYS.basefee), { ...d.basefee }, GOV_KEYS.basefee),
-    laneMultiplierBps: decodeParamRecord(get(GOV_KEYS.laneMultipliers), { ...d.laneMultiplierBps }, GOV_KEYS.laneMultipliers),
+    laneMultiplierBps: decodeParamRecord(
+      get(GOV_KEYS.laneMultipliers),
+      { ...d.laneMultiplierBps },
+      GOV_KEYS.laneMultipliers,
+    ),
     laneBudget: decodeParamRecord(get(GOV_KEYS.laneBudgets), { ...d.laneBudget }, GOV_KEYS.laneBudgets),
     timer: decodeParamRecord(get(GOV_KEYS.timer), { ...d.timer }, GOV_KEYS.timer),
     limits: decodeParamRecord(get(GOV_KEYS.executionLimits), { ...d.limits }, GOV_KEYS.executionLimits),
@@ -238,7 +242,8 @@ export function writeGenesisState(
   }
   for (const a of accounts) {
     if (a.address.length !== 20) throw new RangeError("genesis account address must be 20 bytes");
-    if (a.balance < 0n || a.balance > U64_MAX) throw new RangeError(`genesis balance ${a.balance} is not a u64`);
+    if (a.balance < 0n || a.balance > U64_MAX)
+      throw new RangeError(`genesis balance ${a.balance} is not a u64`);
     const key = accountKey(a.address);
     const prev = kv.get(key);
     const rec = prev === undefined ? emptyAccount() : decodeAccount(prev);

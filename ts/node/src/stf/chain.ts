@@ -10,22 +10,33 @@ import {
   type BlockHeader,
   blockHash,
   bytesEqual,
-  compareBytes,
-  decodeWithSigningHash,
   encodeTransaction,
-  keccak256,
-  merkleRoot,
-  receiptHash,
   type Transaction,
   toHex,
+  verifyBytes,
 } from "@cowboy/sdk";
 import { nextBasefee } from "../fees/basefee.ts";
 import { type ChainParams, DEFAULT_PARAMS, readParams, writeGenesisState } from "../genesis/genesis.ts";
-import { LANES, type Lane, MAX_TX_CELLS_LIMIT, MAX_TX_CYCLES_LIMIT, MAX_TX_SIZE, MIN_BASEFEE, BLOCK_CELLS_CAP } from "../params.ts";
+import {
+  BLOCK_CELLS_CAP,
+  LANES,
+  type Lane,
+  MAX_TX_CELLS_LIMIT,
+  MAX_TX_CYCLES_LIMIT,
+  MAX_TX_SIZE,
+  MIN_BASEFEE,
+} from "../params.ts";
 import { type QueuedTimer, TimerQueue } from "../timers/queue.ts";
 import { StfError } from "./errors.ts";
 import { BlockExecutor, intrinsicCost } from "./exec.ts";
-import { accountKey, codeKey, decodeAccountRecord as decodeAccount, storageKey, VM_NS_PVM } from "./state-keys.ts";
+import { decodeTx, keccak as keccak256, merkle as merkleRoot, receiptDigest as receiptHash } from "./hash.ts";
+import {
+  accountKey,
+  codeKey,
+  decodeAccountRecord as decodeAccount,
+  storageKey,
+  VM_NS_PVM,
+} from "./state-keys.ts";
 import type {
   AccountView,
   ActorExecutor,
@@ -59,6 +70,8 @@ function nativeCodec(): Native {
 
 const ZERO32 = new Uint8Array(32);
 const ZERO20 = new Uint8Array(20);
+/** Entries of the verified-signature cache. */
+const VERIFIED_CACHE = 100_000;
 
 /** The lane a transaction belongs to (§6.3): derived from its instruction, so a proposer cannot re-lane it. */
 export function laneOf(_tx: Transaction): Lane {
@@ -82,26 +95,36 @@ export function orderKey(beacon: Uint8Array, hash: Uint8Array, height: bigint): 
  * order key, except that each sender's transactions take that sender's positions in nonce
  * order (so a VRF shuffle never breaks a nonce sequence).
  */
-export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(items: readonly T[], beacon: Uint8Array, height: bigint): T[] {
+export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(
+  items: readonly T[],
+  beacon: Uint8Array,
+  height: bigint,
+): T[] {
   const out: T[] = [];
+  const cmp = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b);
   for (const lane of LANES) {
     const inLane = items.filter((i) => laneOf(i.tx) === lane);
-    const keyed = inLane.map((i) => ({ i, key: orderKey(beacon, i.hash, height) }));
-    keyed.sort((a, b) => compareBytes(a.key, b.key) || compareBytes(a.i.hash, b.i.hash));
+    const keyed = inLane.map((i) => ({
+      i,
+      key: orderKey(beacon, i.hash, height),
+      sender: Buffer.from(i.tx.from.buffer, i.tx.from.byteOffset, i.tx.from.byteLength).toString("latin1"),
+    }));
+    keyed.sort((a, b) => cmp(a.key, b.key) || cmp(a.i.hash, b.i.hash));
     const bySender = new Map<string, T[]>();
-    for (const { i } of keyed) {
-      const s = toHex(i.tx.from);
-      const list = bySender.get(s);
-      if (list === undefined) bySender.set(s, [i]);
+    for (const { i, sender } of keyed) {
+      const list = bySender.get(sender);
+      if (list === undefined) bySender.set(sender, [i]);
       else list.push(i);
     }
-    for (const list of bySender.values()) list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+    for (const list of bySender.values()) {
+      if (list.length > 1)
+        list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+    }
     const next = new Map<string, number>();
-    for (const { i } of keyed) {
-      const s = toHex(i.tx.from);
-      const k = next.get(s) ?? 0;
-      next.set(s, k + 1);
-      out.push((bySender.get(s) as T[])[k] as T);
+    for (const { sender } of keyed) {
+      const k = next.get(sender) ?? 0;
+      next.set(sender, k + 1);
+      out.push((bySender.get(sender) as T[])[k] as T);
     }
   }
   return out;
@@ -109,7 +132,9 @@ export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(
 
 /** The execution beacon (§3.4) of a block: keccak256 of the parent seed, or of the parent hash until BLS seeds are wired. */
 export function executionBeacon(parentSeed: Uint8Array, parentHash: Uint8Array): Uint8Array {
-  return parentSeed.length > 0 ? keccak256(parentSeed) : keccak256(Buffer.concat([Buffer.from("cowboy-beacon-fallback"), parentHash]));
+  return parentSeed.length > 0
+    ? keccak256(parentSeed)
+    : keccak256(Buffer.concat([Buffer.from("cowboy-beacon-fallback"), parentHash]));
 }
 
 /** Options of {@link Chain.create}. */
@@ -124,6 +149,21 @@ export interface ChainOptions {
   params?: ChainParams;
   /** called after every commit with the new head (e.g. to persist it); must not throw */
   onHead?: (head: BlockHeader) => void;
+  /**
+   * Signature check of encoded transactions (default: the addon's `txVerifyBatch`, libsecp256k1
+   * on every core). `sdkVerifyBatch` is the pure-TS alternative (benchmark peer, tools).
+   */
+  verifyBatch?: (txs: readonly Uint8Array[]) => boolean[];
+}
+
+/** The addon's batch verification (primary signature and co-signers, §2.2 (c)/(e)). */
+export function nativeVerifyBatch(txs: readonly Uint8Array[]): boolean[] {
+  return nativeCodec().txVerifyBatch(txs.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length)));
+}
+
+/** The same checks in pure TypeScript (`@cowboy/sdk`, noble secp256k1), one transaction at a time. */
+export function sdkVerifyBatch(txs: readonly Uint8Array[]): boolean[] {
+  return txs.map((b) => verifyBytes(b));
 }
 
 interface Decoded {
@@ -142,6 +182,13 @@ export class Chain implements ChainApi {
   private readonly state: StateBackend;
   private readonly executor: ActorExecutor | null;
   private readonly onHead: ((head: BlockHeader) => void) | null;
+  private readonly verifyBatch: (txs: readonly Uint8Array[]) => boolean[];
+  /**
+   * keccak256 of the exact bytes of transactions whose signatures this node already checked
+   * (at admission, `checkTx`), so a block built from the mempool — or received with the same
+   * transactions — does not verify them twice. Bounded; oldest entries go first.
+   */
+  private readonly verified = new Map<string, true>();
   private headHeader: BlockHeader;
   /** state version committed for height 0 */
   private readonly genesisVersion: bigint;
@@ -154,8 +201,10 @@ export class Chain implements ChainApi {
     head: BlockHeader;
     genesisVersion: bigint;
     onHead: ((head: BlockHeader) => void) | null;
+    verifyBatch: (txs: readonly Uint8Array[]) => boolean[];
   }) {
     this.onHead = opts.onHead;
+    this.verifyBatch = opts.verifyBatch;
     this.state = opts.state;
     this.executor = opts.executor;
     this.chainId = opts.chainId;
@@ -192,27 +241,54 @@ export class Chain implements ChainApi {
     const { state, genesis } = opts;
     const executor = opts.executor ?? null;
     if (genesis.chainId < 0n || genesis.chainId > 0xffff_ffffn) {
-      throw new StfError("ERR_CHAIN_GENESIS", `chain id ${genesis.chainId} must fit in u32 (the actor context carries it as a number)`);
+      throw new StfError(
+        "ERR_CHAIN_GENESIS",
+        `chain id ${genesis.chainId} must fit in u32 (the actor context carries it as a number)`,
+      );
     }
     if (state.version() === 0n) {
       writeGenesisState(state, genesis.accounts, opts.params ?? DEFAULT_PARAMS);
       const { version, root } = state.commit();
       const header = Chain.genesisHeader(genesis, root);
-      const chain = new Chain({ state, executor, chainId: genesis.chainId, genesisHeader: header, head: header, genesisVersion: version, onHead: opts.onHead ?? null });
+      const chain = new Chain({
+        state,
+        executor,
+        chainId: genesis.chainId,
+        genesisHeader: header,
+        head: header,
+        genesisVersion: version,
+        onHead: opts.onHead ?? null,
+        verifyBatch: opts.verifyBatch ?? nativeVerifyBatch,
+      });
       chain.onHead?.(header);
       return chain;
     }
     const head = opts.head;
     if (head === undefined) {
-      throw new StfError("ERR_CHAIN_HEAD", "the state already holds a chain: pass the last executed header as `head`");
+      throw new StfError(
+        "ERR_CHAIN_HEAD",
+        "the state already holds a chain: pass the last executed header as `head`",
+      );
     }
     if (!bytesEqual(head.stateRoot, state.root())) {
-      throw new StfError("ERR_CHAIN_HEAD", `head ${head.height} state root ${toHex(head.stateRoot)} differs from the store's ${toHex(state.root())}`);
+      throw new StfError(
+        "ERR_CHAIN_HEAD",
+        `head ${head.height} state root ${toHex(head.stateRoot)} differs from the store's ${toHex(state.root())}`,
+      );
     }
     const genesisVersion = state.version() - head.height;
     const genesisRoot = head.height === 0n ? head.stateRoot : ZERO32;
     const gh = Chain.genesisHeader(genesis, genesisRoot);
-    return new Chain({ state, executor, chainId: genesis.chainId, genesisHeader: gh, head, genesisVersion, onHead: opts.onHead ?? null });
+    return new Chain({
+      state,
+      executor,
+      chainId: genesis.chainId,
+      genesisHeader: gh,
+      head,
+      genesisVersion,
+      onHead: opts.onHead ?? null,
+      verifyBatch: opts.verifyBatch ?? nativeVerifyBatch,
+    });
   }
 
   /** Header of the latest executed block. */
@@ -250,25 +326,38 @@ export class Chain implements ChainApi {
 
   /** Stateless checks: size, decoding, deferred fields, chain id, limits; then the signatures. */
   private decodeChecked(bytes: Uint8Array, verifySignature: boolean): Decoded {
-    if (bytes.length > MAX_TX_SIZE) throw new StfError("ERR_TX_DECODE", `transaction of ${bytes.length} bytes exceeds ${MAX_TX_SIZE}`);
+    if (bytes.length > MAX_TX_SIZE)
+      throw new StfError("ERR_TX_DECODE", `transaction of ${bytes.length} bytes exceeds ${MAX_TX_SIZE}`);
     let tx: Transaction;
     let hash: Uint8Array;
     try {
-      ({ tx, signingHash: hash } = decodeWithSigningHash(bytes));
+      ({ tx, hash } = decodeTx(bytes));
     } catch (e) {
-      throw new StfError("ERR_TX_DECODE", (e as Error).message, { cause: (e as { code?: string }).code ?? null });
+      throw new StfError("ERR_TX_DECODE", (e as Error).message, {
+        cause: (e as { code?: string }).code ?? null,
+      });
     }
     this.statelessChecks(tx);
-    if (verifySignature) {
-      const reason = nativeCodec().txVerifyReason(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length));
-      if (reason !== null) throw new StfError("ERR_TX_SIGNATURE", `signature check failed: ${reason}`, { reason });
+    if (verifySignature && !this.checkSignatures([bytes])[0]) {
+      const reason =
+        this.verifyBatch === nativeVerifyBatch
+          ? nativeCodec().txVerifyReason(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length))
+          : null;
+      throw new StfError(
+        "ERR_TX_SIGNATURE",
+        `signature check failed${reason === null ? "" : `: ${reason}`}`,
+        { reason },
+      );
     }
     return { tx, hash, bytes };
   }
 
   private statelessChecks(tx: Transaction): void {
     if (tx.originTxHash !== null || tx.originRemainingCycles !== null || tx.originRemainingCells !== null) {
-      throw new StfError("ERR_TX_DEFERRED", "origin_* fields are reserved for system-injected deferred transactions");
+      throw new StfError(
+        "ERR_TX_DEFERRED",
+        "origin_* fields are reserved for system-injected deferred transactions",
+      );
     }
     if (tx.chainId !== this.chainId) {
       throw new StfError("ERR_TX_CHAIN_ID", `chain id ${tx.chainId} does not match ${this.chainId}`);
@@ -280,12 +369,39 @@ export class Chain implements ChainApi {
       );
     }
     if (intrinsicCost(tx) === null) {
-      throw new StfError("ERR_TX_UNSUPPORTED", `instruction ${tx.instruction.kind} is not executable in this version`);
+      throw new StfError(
+        "ERR_TX_UNSUPPORTED",
+        `instruction ${tx.instruction.kind} is not executable in this version`,
+      );
     }
   }
 
+  /** Signature checks, skipping (and then remembering) transactions verified before. */
+  private checkSignatures(txs: readonly Uint8Array[]): boolean[] {
+    const ids = txs.map((b) => toHex(keccak256(b)));
+    const todo: number[] = [];
+    for (let i = 0; i < txs.length; i++) if (!this.verified.has(ids[i] as string)) todo.push(i);
+    const out: boolean[] = txs.map(() => true);
+    if (todo.length === 0) return out;
+    const res = this.verifyBatch(todo.map((i) => txs[i] as Uint8Array));
+    for (let j = 0; j < todo.length; j++) {
+      const i = todo[j] as number;
+      out[i] = res[j] === true;
+      if (out[i]) {
+        this.verified.set(ids[i] as string, true);
+        if (this.verified.size > VERIFIED_CACHE)
+          this.verified.delete(this.verified.keys().next().value as string);
+      }
+    }
+    return out;
+  }
+
   /** A fresh executor for the next block over the current pending state. */
-  private nextBlockExecutor(opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array }): BlockExecutor {
+  private nextBlockExecutor(opts: {
+    timestampMs: bigint;
+    proposer: Uint8Array;
+    parentSeed: Uint8Array;
+  }): BlockExecutor {
     return new BlockExecutor(this.state, this.executor, {
       height: this.headHeader.height + 1n,
       timestampMs: opts.timestampMs,
@@ -299,7 +415,11 @@ export class Chain implements ChainApi {
 
   checkTx(bytes: Uint8Array): CheckedTx {
     const d = this.decodeChecked(bytes, true);
-    const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
+    const ex = this.nextBlockExecutor({
+      timestampMs: this.headHeader.timestampMs,
+      proposer: ZERO20,
+      parentSeed: new Uint8Array(0),
+    });
     const { intrinsic } = ex.checkTx(d.tx);
     return { tx: d.tx, bytes, hash: d.hash, lane: laneOf(d.tx), intrinsic };
   }
@@ -319,11 +439,15 @@ export class Chain implements ChainApi {
     for (const lane of LANES) {
       const budget = budgets[lane] + (lane === "user" ? spill : 0n);
       if (used[lane] > budget) {
-        throw new StfError("ERR_BLOCK_LANE_BUDGET", `lane ${lane} declares ${used[lane]} cycles, budget ${budget}`);
+        throw new StfError(
+          "ERR_BLOCK_LANE_BUDGET",
+          `lane ${lane} declares ${used[lane]} cycles, budget ${budget}`,
+        );
       }
       if (lane !== "user") spill += budget - used[lane];
     }
-    if (cells > BLOCK_CELLS_CAP) throw new StfError("ERR_BLOCK_CELLS_CAP", `block declares ${cells} cells, cap ${BLOCK_CELLS_CAP}`);
+    if (cells > BLOCK_CELLS_CAP)
+      throw new StfError("ERR_BLOCK_CELLS_CAP", `block declares ${cells} cells, cap ${BLOCK_CELLS_CAP}`);
   }
 
   /** Executes `ordered` as the next block; throws StfError (state discarded) if a transaction is invalid. */
@@ -353,7 +477,12 @@ export class Chain implements ChainApi {
   private seal(
     ordered: readonly Decoded[],
     ex: BlockExecutor,
-    opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array; round: { epoch: bigint; view: bigint } },
+    opts: {
+      timestampMs: bigint;
+      proposer: Uint8Array;
+      parentSeed: Uint8Array;
+      round: { epoch: bigint; view: bigint };
+    },
   ): { header: BlockHeader; receiptsRoot: Uint8Array; txRoot: Uint8Array } {
     const txRoot = merkleRoot(ordered.map((d) => d.hash));
     const receiptsRoot = merkleRoot(ex.receipts.map((r) => receiptHash(r)));
@@ -377,7 +506,10 @@ export class Chain implements ChainApi {
 
   private checkTimestamp(ts: bigint): void {
     if (ts < this.headHeader.timestampMs) {
-      throw new StfError("ERR_BLOCK_TIMESTAMP", `timestamp ${ts} is before the parent's ${this.headHeader.timestampMs}`);
+      throw new StfError(
+        "ERR_BLOCK_TIMESTAMP",
+        `timestamp ${ts} is before the parent's ${this.headHeader.timestampMs}`,
+      );
     }
   }
 
@@ -389,10 +521,11 @@ export class Chain implements ChainApi {
     const round = opts.round ?? { epoch: 0n, view: height };
     const beacon = executionBeacon(parentSeed, this.headHash);
     const skipped: SkippedTx[] = [];
-    const skip = (hash: Uint8Array, e: StfError) => skipped.push({ hash, error: { code: e.code, message: e.message } });
+    const skip = (hash: Uint8Array, e: StfError) =>
+      skipped.push({ hash, error: { code: e.code, message: e.message } });
     // stateless checks + signatures (batch, on every core)
     const decoded: Decoded[] = [];
-    const sigs = nativeCodec().txVerifyBatch(candidates.map((b) => Buffer.from(b.buffer, b.byteOffset, b.length)));
+    const sigs = this.checkSignatures(candidates);
     const seen = new Set<string>();
     for (let i = 0; i < candidates.length; i++) {
       const bytes = candidates[i] as Uint8Array;
@@ -437,80 +570,143 @@ export class Chain implements ChainApi {
     for (;;) {
       const ordered = executionOrder(chosen, beacon, height);
       const invalid: Decoded[] = [];
-      const ex = this.execute(ordered, { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed }, (d, e) => {
-        invalid.push(d);
-        skip(d.hash, e);
-      });
+      const ex = this.execute(
+        ordered,
+        { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed },
+        (d, e) => {
+          invalid.push(d);
+          skip(d.hash, e);
+        },
+      );
       if (invalid.length > 0) {
         this.state.discardPending();
         const drop = new Set(invalid.map((d) => toHex(d.hash)));
         chosen = chosen.filter((d) => !drop.has(toHex(d.hash)));
         continue;
       }
-      const { header } = this.seal(ordered, ex, { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed, round });
+      const { header } = this.seal(ordered, ex, {
+        timestampMs: opts.timestampMs,
+        proposer: opts.proposer,
+        parentSeed,
+        round,
+      });
       const { root } = this.state.commit();
       header.stateRoot = root;
       this.headHeader = header;
       this.onHead?.(header);
       const block: Block = { header, transactions: ordered.map((d) => d.tx) };
-      return { block, hash: blockHash(header), receipts: ex.receipts, reward: ex.reward, tips: ex.tips, burned: ex.burned, skipped };
+      return {
+        block,
+        hash: blockHash(header),
+        receipts: ex.receipts,
+        reward: ex.reward,
+        tips: ex.tips,
+        burned: ex.burned,
+        skipped,
+      };
     }
   }
 
   applyBlock(block: Block): BlockResult {
     const h = block.header;
     const expectHeight = this.headHeader.height + 1n;
-    if (h.height !== expectHeight) throw new StfError("ERR_BLOCK_HEIGHT", `block height ${h.height}, expected ${expectHeight}`);
-    if (!bytesEqual(h.parent, this.headHash)) throw new StfError("ERR_BLOCK_PARENT", "block does not extend the head");
+    if (h.height !== expectHeight)
+      throw new StfError("ERR_BLOCK_HEIGHT", `block height ${h.height}, expected ${expectHeight}`);
+    if (!bytesEqual(h.parent, this.headHash))
+      throw new StfError("ERR_BLOCK_PARENT", "block does not extend the head");
     this.checkTimestamp(h.timestampMs);
     if (h.proposer.length !== 20) throw new StfError("ERR_BLOCK_FIELD", "proposer must be 20 bytes");
     const bf = this.nextBasefees();
     if (h.cycleBasefee !== bf.cycle || h.cellBasefee !== bf.cell) {
-      throw new StfError("ERR_BLOCK_BASEFEE", `basefees (${h.cycleBasefee}, ${h.cellBasefee}), expected (${bf.cycle}, ${bf.cell})`);
+      throw new StfError(
+        "ERR_BLOCK_BASEFEE",
+        `basefees (${h.cycleBasefee}, ${h.cellBasefee}), expected (${bf.cycle}, ${bf.cell})`,
+      );
     }
-    const decoded: Decoded[] = block.transactions.map((tx) => {
-      const bytes = encodeTransaction(tx);
-      return this.decodeChecked(bytes, false);
+    const decoded: Decoded[] = block.transactions.map((tx, index) => {
+      try {
+        return this.decodeChecked(encodeTransaction(tx), false);
+      } catch (e) {
+        if (e instanceof StfError) {
+          throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${index}: ${e.code}: ${e.message}`, {
+            index,
+            cause: e.code,
+          });
+        }
+        // encodeTransaction refuses what cannot be encoded canonically (e.g. too large)
+        throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${index}: ${(e as Error).message}`, {
+          index,
+        });
+      }
     });
-    const sigs = nativeCodec().txVerifyBatch(decoded.map((d) => Buffer.from(d.bytes.buffer, d.bytes.byteOffset, d.bytes.length)));
+    const sigs = this.checkSignatures(decoded.map((d) => d.bytes));
     const bad = sigs.indexOf(false);
-    if (bad >= 0) throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, { index: bad });
+    if (bad >= 0)
+      throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, {
+        index: bad,
+      });
     const txRoot = merkleRoot(decoded.map((d) => d.hash));
-    if (!bytesEqual(txRoot, h.txRoot)) throw new StfError("ERR_BLOCK_TX_ROOT", "tx_root does not match the transactions");
+    if (!bytesEqual(txRoot, h.txRoot))
+      throw new StfError("ERR_BLOCK_TX_ROOT", "tx_root does not match the transactions");
     const beacon = executionBeacon(h.parentSeed, this.headHash);
     const expected = executionOrder(decoded, beacon, h.height);
     for (let i = 0; i < decoded.length; i++) {
-      if (expected[i] !== decoded[i]) throw new StfError("ERR_BLOCK_ORDER", `transaction ${i} is out of the §6.5 order`, { index: i });
+      if (expected[i] !== decoded[i])
+        throw new StfError("ERR_BLOCK_ORDER", `transaction ${i} is out of the §6.5 order`, { index: i });
     }
     this.checkCapacity(decoded.map((d) => d.tx));
     let ex: BlockExecutor;
     try {
-      ex = this.execute(decoded, { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed }, null);
+      ex = this.execute(
+        decoded,
+        { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed },
+        null,
+      );
     } catch (e) {
       this.state.discardPending();
       if (e instanceof StfError && e.code.startsWith("ERR_TX_")) {
-        throw new StfError("ERR_BLOCK_INVALID_TX", `invalid transaction in block: ${e.code}: ${e.message}`, { cause: e.code });
+        throw new StfError("ERR_BLOCK_INVALID_TX", `invalid transaction in block: ${e.code}: ${e.message}`, {
+          cause: e.code,
+        });
       }
       throw e;
     }
-    const sealed = this.seal(decoded, ex, { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed, round: h.round });
+    const sealed = this.seal(decoded, ex, {
+      timestampMs: h.timestampMs,
+      proposer: h.proposer,
+      parentSeed: h.parentSeed,
+      round: h.round,
+    });
     if (!bytesEqual(sealed.receiptsRoot, h.receiptsRoot)) {
       this.state.discardPending();
       throw new StfError("ERR_BLOCK_RECEIPTS_ROOT", "receipts_root does not match the execution");
     }
     if (ex.cyclesUsed !== h.cyclesUsed || ex.cellsUsed !== h.cellsUsed) {
       this.state.discardPending();
-      throw new StfError("ERR_BLOCK_USAGE", `usage (${ex.cyclesUsed}, ${ex.cellsUsed}) differs from the header's (${h.cyclesUsed}, ${h.cellsUsed})`);
+      throw new StfError(
+        "ERR_BLOCK_USAGE",
+        `usage (${ex.cyclesUsed}, ${ex.cellsUsed}) differs from the header's (${h.cyclesUsed}, ${h.cellsUsed})`,
+      );
     }
     const { root } = this.state.commit();
     if (!bytesEqual(root, h.stateRoot)) {
       // the block was executed and committed; a state-root mismatch means a faulty proposer
       // or a non-deterministic node: the store now holds this block's state, the head does not move
-      throw new StfError("ERR_BLOCK_STATE_ROOT", `state root ${toHex(root)} differs from the header's ${toHex(h.stateRoot)}`);
+      throw new StfError(
+        "ERR_BLOCK_STATE_ROOT",
+        `state root ${toHex(root)} differs from the header's ${toHex(h.stateRoot)}`,
+      );
     }
     this.headHeader = h;
     this.onHead?.(h);
-    return { block, hash: blockHash(h), receipts: ex.receipts, reward: ex.reward, tips: ex.tips, burned: ex.burned };
+    return {
+      block,
+      hash: blockHash(h),
+      receipts: ex.receipts,
+      reward: ex.reward,
+      tips: ex.tips,
+      burned: ex.burned,
+    };
   }
 
   // ----- simulation and estimation -----
@@ -526,7 +722,11 @@ export class Chain implements ChainApi {
   }): SimulationResult {
     const cp = this.state.checkpoint();
     try {
-      const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
+      const ex = this.nextBlockExecutor({
+        timestampMs: this.headHeader.timestampMs,
+        proposer: ZERO20,
+        parentSeed: new Uint8Array(0),
+      });
       const res = ex.simulate(
         { from: call.from, to: call.to, handler: call.handler, args: call.args, value: call.value ?? 0n },
         { cycles: call.cyclesLimit ?? MAX_TX_CYCLES_LIMIT, cells: call.cellsLimit ?? MAX_TX_CELLS_LIMIT },
@@ -554,8 +754,15 @@ export class Chain implements ChainApi {
     if (tx.instruction.kind === "call" || tx.instruction.kind === "deploy") {
       const cp = this.state.checkpoint();
       try {
-        const ex = this.nextBlockExecutor({ timestampMs: this.headHeader.timestampMs, proposer: ZERO20, parentSeed: new Uint8Array(0) });
-        const budget = { cycles: MAX_TX_CYCLES_LIMIT - intrinsic.cycles, cells: MAX_TX_CELLS_LIMIT - intrinsic.cells };
+        const ex = this.nextBlockExecutor({
+          timestampMs: this.headHeader.timestampMs,
+          proposer: ZERO20,
+          parentSeed: new Uint8Array(0),
+        });
+        const budget = {
+          cycles: MAX_TX_CYCLES_LIMIT - intrinsic.cycles,
+          cells: MAX_TX_CELLS_LIMIT - intrinsic.cells,
+        };
         const res = ex.simulateTx(tx, keccak256(encodeTransaction(tx)), budget);
         cycles += res.cycles;
         cells += res.cells;
@@ -584,7 +791,8 @@ export class Chain implements ChainApi {
 
   private versionOf(height: bigint | undefined): bigint | null {
     if (height === undefined || height === this.headHeader.height) return null;
-    if (height < 0n || height > this.headHeader.height) throw new RangeError(`height ${height} is not executed yet`);
+    if (height < 0n || height > this.headHeader.height)
+      throw new RangeError(`height ${height} is not executed yet`);
     return this.genesisVersion + height;
   }
 

@@ -3,7 +3,7 @@
  * cascades), then due timers, then the proposer's reward. The caller ({@link Chain}) owns the
  * block-level checks, roots and commit. See docs/execution.md.
  */
-import { actorAddress, bytesEqual, decodeCbor, type Event, keccak256, type Transaction } from "@cowboy/sdk";
+import { actorAddressFromCodeHash, bytesEqual, decodeCbor, type Event, type Transaction } from "@cowboy/sdk";
 import { settleFee } from "../fees/charge.ts";
 import type { ChainParams } from "../genesis/genesis.ts";
 import {
@@ -16,20 +16,21 @@ import {
 } from "../params.ts";
 import { type QueuedTimer, TimerError, TimerQueue } from "../timers/queue.ts";
 import { type ExecFailureCode, StfError } from "./errors.ts";
+import { keccak as keccak256 } from "./hash.ts";
 import {
   type AccountFields as AccountRecord,
   accountKey,
-  decodeAccountRecord as decodeAccount,
-  encodeAccountRecord as encodeAccount,
   codeKey,
+  decodeAccountRecord as decodeAccount,
   emptyAccount,
+  encodeAccountRecord as encodeAccount,
   PROTOCOL_ADDRESS,
   readU64be,
   systemKey,
   TABLE,
   u64be,
 } from "./state-keys.ts";
-import type { ActorEffect, ActorExecutor, ActorExecResult, ExecutionReceipt, StateBackend } from "./types.ts";
+import type { ActorEffect, ActorExecResult, ActorExecutor, ExecutionReceipt, StateBackend } from "./types.ts";
 
 const ZERO32 = new Uint8Array(32);
 const TEXT = new TextEncoder();
@@ -41,7 +42,10 @@ const CBOR_EMPTY_ARRAY = Uint8Array.of(0x80);
 export function blockReward(height: bigint): bigint {
   if (height <= 0n) return 0n;
   const year = (height - 1n) / BLOCKS_PER_YEAR;
-  const bps = year < BigInt(INFLATION_BPS_BY_YEAR.length) ? (INFLATION_BPS_BY_YEAR[Number(year)] as bigint) : INFLATION_FLOOR_BPS;
+  const bps =
+    year < BigInt(INFLATION_BPS_BY_YEAR.length)
+      ? (INFLATION_BPS_BY_YEAR[Number(year)] as bigint)
+      : INFLATION_FLOOR_BPS;
   return (GENESIS_SUPPLY * bps) / (10_000n * BLOCKS_PER_YEAR);
 }
 
@@ -73,7 +77,11 @@ export function timerId(invocationId: Uint8Array, index: number): Uint8Array {
 }
 
 /** §3.3: message id = keccak256(sender ‖ nonce u64 BE ‖ msg_hash), msg_hash over the message fields. */
-export function messageId(sender: Uint8Array, nonce: bigint, m: { to: Uint8Array; handler: string; args: Uint8Array; value: bigint }): Uint8Array {
+export function messageId(
+  sender: Uint8Array,
+  nonce: bigint,
+  m: { to: Uint8Array; handler: string; args: Uint8Array; value: bigint },
+): Uint8Array {
   const h = TEXT.encode(m.handler);
   const body = new Uint8Array(20 + 1 + h.length + 4 + m.args.length + 8);
   body.set(m.to, 0);
@@ -175,6 +183,17 @@ export class BlockExecutor {
     this.expireDedup();
   }
 
+  /**
+   * §6.3 / §17.9: a lane's basefee = global basefee × the lane's fee multiplier
+   * (`system:lane_fee_multipliers`, basis points; all 10,000 = 1.0× at genesis), floored.
+   * Every transaction of this version is a User-lane one; timer fires use the Timer lane.
+   */
+  laneBasefee(lane: "system" | "timer" | "runner" | "user"): { cycle: bigint; cell: bigint } {
+    const bps = this.env.params.laneMultiplierBps[lane];
+    if (bps === 10_000n) return this.env.basefee;
+    return { cycle: (this.env.basefee.cycle * bps) / 10_000n, cell: (this.env.basefee.cell * bps) / 10_000n };
+  }
+
   // ----- accounts -----
 
   account(addr: Uint8Array): AccountRecord {
@@ -239,10 +258,18 @@ export class BlockExecutor {
    * Stateful §2.2 checks for `tx` at this point of the block: nonce, fees ≥ basefees, intrinsic
    * costs within the limits, balance for the maximum fee plus the value sent. Throws StfError.
    */
-  checkTx(tx: Transaction): { intrinsic: { cycles: bigint; cells: bigint }; maxCharge: bigint; value: bigint } {
+  checkTx(tx: Transaction): {
+    intrinsic: { cycles: bigint; cells: bigint };
+    maxCharge: bigint;
+    value: bigint;
+    sender: AccountRecord;
+  } {
     const intrinsic = intrinsicCost(tx);
     if (intrinsic === null) {
-      throw new StfError("ERR_TX_UNSUPPORTED", `instruction ${tx.instruction.kind} is not executable in this version`);
+      throw new StfError(
+        "ERR_TX_UNSUPPORTED",
+        `instruction ${tx.instruction.kind} is not executable in this version`,
+      );
     }
     if (intrinsic.cycles > tx.cyclesLimit || intrinsic.cells > tx.cellsLimit) {
       throw new StfError(
@@ -250,7 +277,7 @@ export class BlockExecutor {
         `limits (${tx.cyclesLimit} cycles, ${tx.cellsLimit} cells) are below the intrinsic cost (${intrinsic.cycles} cycles, ${intrinsic.cells} cells)`,
       );
     }
-    const { cycle, cell } = this.env.basefee;
+    const { cycle, cell } = this.laneBasefee("user");
     if (tx.maxFeePerCycle < cycle || tx.maxFeePerCell < cell) {
       throw new StfError(
         "ERR_TX_FEE_BELOW_BASEFEE",
@@ -265,14 +292,15 @@ export class BlockExecutor {
     }
     const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
     const ix = tx.instruction;
-    const value = ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
+    const value =
+      ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
     if (acct.balance < maxCharge + value) {
       throw new StfError(
         "ERR_TX_BALANCE",
         `balance ${acct.balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`,
       );
     }
-    return { intrinsic, maxCharge, value };
+    return { intrinsic, maxCharge, value, sender: acct };
   }
 
   /**
@@ -281,29 +309,59 @@ export class BlockExecutor {
    * (reverted on failure), settles the fee (§2.3) and records the receipt.
    */
   executeTx(tx: Transaction, hash: Uint8Array): ExecutionReceipt {
-    const { intrinsic, maxCharge } = this.checkTx(tx);
-    const sender = this.account(tx.from);
+    const { intrinsic, maxCharge, sender } = this.checkTx(tx);
+    const offer = {
+      cycles: { limit: tx.cyclesLimit, maxFee: tx.maxFeePerCycle, maxPriorityFee: tx.maxPriorityFeePerCycle },
+      cells: { limit: tx.cellsLimit, maxFee: tx.maxFeePerCell, maxPriorityFee: tx.maxPriorityFeePerCell },
+    };
+    const ix = tx.instruction;
+    if (ix.kind === "transfer") {
+      // A transfer uses exactly its intrinsic cost and cannot fail once checked: reserve,
+      // move, refund folded into one write per account (same final state as the general path).
+      const fee = settleFee(offer, intrinsic, this.laneBasefee("user"));
+      const self = bytesEqual(tx.from, ix.to);
+      this.putAccount(tx.from, {
+        ...sender,
+        balance: sender.balance - fee.paid - (self ? 0n : ix.amount),
+        nonce: sender.nonce + 1n,
+      });
+      if (!self) this.credit(ix.to, ix.amount);
+      return this.record(tx, hash, fee, intrinsic, {
+        status: "success",
+        error: null,
+        returnData: EMPTY,
+        cycles: 0n,
+        cells: 0n,
+        events: [],
+        contractAddress: null,
+        timerId: null,
+      });
+    }
     this.putAccount(tx.from, { ...sender, balance: sender.balance - maxCharge, nonce: sender.nonce + 1n });
     const budget = { cycles: tx.cyclesLimit - intrinsic.cycles, cells: tx.cellsLimit - intrinsic.cells };
     const cp = this.state.checkpoint();
-    let out: CascadeResult & { contractAddress: Uint8Array | null; timerId: Uint8Array | null };
-    out = this.runInstruction(tx, hash, budget);
+    const out = this.runInstruction(tx, hash, budget);
     if (out.status === "success") this.state.release(cp);
     else this.state.revert(cp);
     const used = { cycles: intrinsic.cycles + out.cycles, cells: intrinsic.cells + out.cells };
-    const fee = settleFee(
-      {
-        cycles: { limit: tx.cyclesLimit, maxFee: tx.maxFeePerCycle, maxPriorityFee: tx.maxPriorityFeePerCycle },
-        cells: { limit: tx.cellsLimit, maxFee: tx.maxFeePerCell, maxPriorityFee: tx.maxPriorityFeePerCell },
-      },
-      used,
-      this.env.basefee,
-    );
+    const fee = settleFee(offer, used, this.laneBasefee("user"));
     this.credit(tx.from, fee.refund);
+    return this.record(tx, hash, fee, used, out);
+  }
+
+  /** Books a settled transaction: burn, tip, usage, receipt. */
+  private record(
+    tx: Transaction,
+    hash: Uint8Array,
+    fee: { paid: bigint; burned: bigint; tip: bigint },
+    used: { cycles: bigint; cells: bigint },
+    out: CascadeResult & { contractAddress: Uint8Array | null; timerId: Uint8Array | null },
+  ): ExecutionReceipt {
     this.burned += fee.burned;
     this.tips += fee.tip;
     this.cyclesUsed += used.cycles;
     this.cellsUsed += used.cells;
+    const ok = out.status === "success";
     const receipt: ExecutionReceipt = {
       kind: "tx",
       txHash: hash,
@@ -313,12 +371,12 @@ export class BlockExecutor {
       feePaid: fee.paid,
       returnData: out.returnData,
       error: out.error,
-      events: out.status === "success" ? out.events : [],
+      events: ok ? out.events : [],
       from: tx.from,
       burned: fee.burned,
       tip: fee.tip,
-      contractAddress: out.status === "success" ? out.contractAddress : null,
-      timerId: out.status === "success" ? out.timerId : null,
+      contractAddress: ok ? out.contractAddress : null,
+      timerId: ok ? out.timerId : null,
     };
     this.receipts.push(receipt);
     return receipt;
@@ -331,7 +389,14 @@ export class BlockExecutor {
   ): CascadeResult & { contractAddress: Uint8Array | null; timerId: Uint8Array | null } {
     const ix = tx.instruction;
     const none = { contractAddress: null, timerId: null };
-    const ok = (): CascadeResult => ({ status: "success", error: null, returnData: EMPTY, cycles: 0n, cells: 0n, events: [] });
+    const ok = (): CascadeResult => ({
+      status: "success",
+      error: null,
+      returnData: EMPTY,
+      cycles: 0n,
+      cells: 0n,
+      events: [],
+    });
     const fail = (code: ExecFailureCode, message: string): CascadeResult => ({
       status: "reverted",
       error: `${code}: ${message}`,
@@ -347,12 +412,13 @@ export class BlockExecutor {
         return { ...ok(), ...none };
       }
       case "deploy": {
-        const addr = actorAddress(tx.from, ix.salt, ix.source);
+        const codeHash = keccak256(ix.source);
+        const addr = actorAddressFromCodeHash(tx.from, ix.salt, codeHash);
         if (this.isActor(addr) || this.state.get(codeKey(addr)) !== undefined) {
           return { ...fail("ERR_EXEC_ACTOR_EXISTS", `an actor already lives at 0x${hex(addr)}`), ...none };
         }
         const prev = this.account(addr);
-        this.putAccount(addr, { ...prev, codeHash: keccak256(ix.source) });
+        this.putAccount(addr, { ...prev, codeHash });
         this.move(tx.from, addr, ix.value);
         const res = this.cascade(
           {
@@ -395,7 +461,10 @@ export class BlockExecutor {
         try {
           decodeCbor(ix.data);
         } catch (e) {
-          return { ...fail("ERR_EXEC_TIMER", `timer data must be one canonical CBOR item: ${(e as Error).message}`), ...none };
+          return {
+            ...fail("ERR_EXEC_TIMER", `timer data must be one canonical CBOR item: ${(e as Error).message}`),
+            ...none,
+          };
         }
         const id = timerId(hash, 0);
         try {
@@ -410,7 +479,8 @@ export class BlockExecutor {
             feePayer: tx.from,
           });
         } catch (e) {
-          if (e instanceof TimerError) return { ...fail("ERR_EXEC_TIMER", `${e.code}: ${e.message}`), ...none };
+          if (e instanceof TimerError)
+            return { ...fail("ERR_EXEC_TIMER", `${e.code}: ${e.message}`), ...none };
           throw e;
         }
         return { ...ok(), contractAddress: null, timerId: id };
@@ -423,7 +493,8 @@ export class BlockExecutor {
         try {
           this.timers.cancel(ix.timerId, tx.from);
         } catch (e) {
-          if (e instanceof TimerError) return { ...fail("ERR_EXEC_TIMER", `${e.code}: ${e.message}`), ...none };
+          if (e instanceof TimerError)
+            return { ...fail("ERR_EXEC_TIMER", `${e.code}: ${e.message}`), ...none };
           throw e;
         }
         return { ...ok(), contractAddress: null, timerId: ix.timerId };
@@ -480,11 +551,23 @@ export class BlockExecutor {
     try {
       const rootRes = this.deliver({ ...root, depth: 0 }, root, origin, budget, used);
       if (rootRes instanceof MessageFailure) {
-        return { status: "reverted", error: `${rootRes.code}: ${rootRes.message}`, returnData: EMPTY, ...used, events: [] };
+        return {
+          status: "reverted",
+          error: `${rootRes.code}: ${rootRes.message}`,
+          returnData: EMPTY,
+          ...used,
+          events: [],
+        };
       }
       const applied = this.applyEffects({ ...root, depth: 0 }, rootRes, queue, mailbox, enqueued);
       if (applied instanceof MessageFailure) {
-        return { status: "reverted", error: `${applied.code}: ${applied.message}`, returnData: EMPTY, ...used, events: [] };
+        return {
+          status: "reverted",
+          error: `${applied.code}: ${applied.message}`,
+          returnData: EMPTY,
+          ...used,
+          events: [],
+        };
       }
       enqueued = applied.enqueued;
       events.push(...applied.events);
@@ -501,7 +584,13 @@ export class BlockExecutor {
       }
     } catch (e) {
       if (e instanceof TxAbort) {
-        return { status: e.status, error: `${e.status === "outOfCycles" ? "ERR_EXEC_OUT_OF_CYCLES" : "ERR_EXEC_OUT_OF_CELLS"}: ${e.message}`, returnData: EMPTY, ...used, events: [] };
+        return {
+          status: e.status,
+          error: `${e.status === "outOfCycles" ? "ERR_EXEC_OUT_OF_CYCLES" : "ERR_EXEC_OUT_OF_CELLS"}: ${e.message}`,
+          returnData: EMPTY,
+          ...used,
+          events: [],
+        };
       }
       throw e;
     }
@@ -535,7 +624,8 @@ export class BlockExecutor {
     const isDeploy = root !== null && root.kind === "deploy";
     if (!isDeploy && !this.isActor(m.to)) {
       // a plain account receives the value only (no handler runs)
-      if (root !== null) return fail(new MessageFailure("ERR_EXEC_NOT_ACTOR", `0x${hex(m.to)} is not an actor`));
+      if (root !== null)
+        return fail(new MessageFailure("ERR_EXEC_NOT_ACTOR", `0x${hex(m.to)} is not an actor`));
       if (!this.move(m.from, m.to, m.value)) {
         return fail(new MessageFailure("ERR_EXEC_INSUFFICIENT_VALUE", "sender cannot pay the message value"));
       }
@@ -555,7 +645,9 @@ export class BlockExecutor {
     }
     if (root === null || !root.valueMoved) {
       if (!this.move(m.from, m.to, m.value)) {
-        return fail(new MessageFailure("ERR_EXEC_INSUFFICIENT_VALUE", `0x${hex(m.from)} cannot pay ${m.value}`));
+        return fail(
+          new MessageFailure("ERR_EXEC_INSUFFICIENT_VALUE", `0x${hex(m.from)} cannot pay ${m.value}`),
+        );
       }
     }
     if (this.executor === null) {
@@ -586,8 +678,10 @@ export class BlockExecutor {
     if (!res.ok) {
       this.state.revert(cp);
       const type = res.error?.type ?? "Error";
-      if (type === "OutOfCycles" && used.cycles >= budget.cycles) throw new TxAbort("outOfCycles", `${res.error?.message ?? ""}`);
-      if (type === "OutOfCells" && used.cells >= budget.cells) throw new TxAbort("outOfCells", `${res.error?.message ?? ""}`);
+      if (type === "OutOfCycles" && used.cycles >= budget.cycles)
+        throw new TxAbort("outOfCycles", `${res.error?.message ?? ""}`);
+      if (type === "OutOfCells" && used.cells >= budget.cells)
+        throw new TxAbort("outOfCells", `${res.error?.message ?? ""}`);
       return new MessageFailure("ERR_EXEC_HANDLER", `${type}: ${res.error?.message ?? ""}`);
     }
     this.recordDedup(m.to, m.id);
@@ -631,12 +725,17 @@ export class BlockExecutor {
         case "send": {
           const e = eff as Extract<ActorEffect, { kind: "send" }>;
           count += 1;
-          if (count > Number(limits.fanoutPerTx)) return fail("ERR_EXEC_FANOUT", `more than ${limits.fanoutPerTx} messages in one transaction`);
-          if (m.depth + 1 > Number(limits.maxMessageDepth)) return fail("ERR_EXEC_DEPTH", `message depth above ${limits.maxMessageDepth}`);
+          if (count > Number(limits.fanoutPerTx))
+            return fail("ERR_EXEC_FANOUT", `more than ${limits.fanoutPerTx} messages in one transaction`);
+          if (m.depth + 1 > Number(limits.maxMessageDepth))
+            return fail("ERR_EXEC_DEPTH", `message depth above ${limits.maxMessageDepth}`);
           const k = hex(e.to);
           const bytes = (mailbox.get(k) ?? 0) + (box.get(k) ?? 0) + e.args.length;
           if (bytes > Number(limits.mailboxCapacityBytes)) {
-            return fail("ERR_EXEC_MAILBOX_FULL", `mailbox of 0x${k} would hold ${bytes} bytes (capacity ${limits.mailboxCapacityBytes})`);
+            return fail(
+              "ERR_EXEC_MAILBOX_FULL",
+              `mailbox of 0x${k} would hold ${bytes} bytes (capacity ${limits.mailboxCapacityBytes})`,
+            );
           }
           box.set(k, (box.get(k) ?? 0) + e.args.length);
           // the sending actor's nonce numbers its messages (message id, §3.3)
@@ -661,7 +760,11 @@ export class BlockExecutor {
         case "setTimer": {
           const e = eff as Extract<ActorEffect, { kind: "setTimer" }>;
           count += 1;
-          if (count > Number(limits.fanoutPerTx)) return fail("ERR_EXEC_FANOUT", `more than ${limits.fanoutPerTx} messages and timers in one transaction`);
+          if (count > Number(limits.fanoutPerTx))
+            return fail(
+              "ERR_EXEC_FANOUT",
+              `more than ${limits.fanoutPerTx} messages and timers in one transaction`,
+            );
           try {
             this.scheduleTimer({
               id: e.id,
@@ -713,7 +816,7 @@ export class BlockExecutor {
     const tc = this.env.params.timer;
     let lane = tc.laneCycles;
     let gc = tc.gcCycles;
-    const { cycle, cell } = this.env.basefee;
+    const { cycle, cell } = this.laneBasefee("timer");
     for (const { timer, advance } of this.timers.due(this.env.height)) {
       const maxCost = timer.cyclesPerFire * cycle + timer.cellsPerFire * cell;
       const expired = timer.expiresAt !== null && this.env.height > timer.expiresAt;
@@ -736,21 +839,33 @@ export class BlockExecutor {
   private fireOne(timer: QueuedTimer, maxCost: bigint): void {
     const payer = this.account(timer.feePayer);
     this.putAccount(timer.feePayer, { ...payer, balance: payer.balance - maxCost });
-    const fireId = keccak256(Buffer.concat([TEXT.encode("cowboy-timer-fire"), timer.id, u64be(this.env.height)]));
+    const fireId = keccak256(
+      Buffer.concat([TEXT.encode("cowboy-timer-fire"), timer.id, u64be(this.env.height)]),
+    );
     // the single positional argument is the timer's data (one canonical CBOR item)
     const args = new Uint8Array(1 + timer.data.length);
     args[0] = 0x81;
     args.set(timer.data, 1);
     const cp = this.state.checkpoint();
     const res = this.cascade(
-      { kind: "call", from: timer.owner, to: timer.target, handler: timer.handler, args, value: 0n, id: fireId, valueMoved: true },
+      {
+        kind: "call",
+        from: timer.owner,
+        to: timer.target,
+        handler: timer.handler,
+        args,
+        value: 0n,
+        id: fireId,
+        valueMoved: true,
+      },
       timer.owner,
       { cycles: timer.cyclesPerFire, cells: timer.cellsPerFire },
     );
     if (res.status === "success") this.state.release(cp);
     else this.state.revert(cp);
     // FIFO phase (§5.1a): no tip; the basefee part is burned, the rest refunded
-    const paid = res.cycles * this.env.basefee.cycle + res.cells * this.env.basefee.cell;
+    const lane = this.laneBasefee("timer");
+    const paid = res.cycles * lane.cycle + res.cells * lane.cell;
     this.credit(timer.feePayer, maxCost - paid);
     this.burned += paid;
     this.cyclesUsed += res.cycles;
@@ -760,7 +875,9 @@ export class BlockExecutor {
       this.timers.remove(timer.id);
     } else {
       const next = this.env.height + timer.interval;
-      this.timers.reschedule(timer.id, next, this.env.height, { expiresAt: next + this.env.params.timer.defaultTtlBlocks });
+      this.timers.reschedule(timer.id, next, this.env.height, {
+        expiresAt: next + this.env.params.timer.defaultTtlBlocks,
+      });
     }
     this.receipts.push({
       kind: "timer",
@@ -797,9 +914,17 @@ export class BlockExecutor {
   }
 
   /** Runs a call without fees (simulation); the caller reverts the state afterwards. */
-  simulate(call: { from: Uint8Array; to: Uint8Array; handler: string; args: Uint8Array; value: bigint }, budget: { cycles: bigint; cells: bigint }): CascadeResult {
+  simulate(
+    call: { from: Uint8Array; to: Uint8Array; handler: string; args: Uint8Array; value: bigint },
+    budget: { cycles: bigint; cells: bigint },
+  ): CascadeResult {
     return this.cascade(
-      { kind: "call", ...call, id: messageId(call.from, this.account(call.from).nonce, call), valueMoved: false },
+      {
+        kind: "call",
+        ...call,
+        id: messageId(call.from, this.account(call.from).nonce, call),
+        valueMoved: false,
+      },
       call.from,
       budget,
     );

@@ -13,7 +13,13 @@ import { type BlockHeader, decodeBlockHeader, encodeBlockHeader } from "@cowboy/
 import { QmdbState } from "../state/qmdb.ts";
 import { Chain, type ChainOptions } from "./chain.ts";
 import { StfError } from "./errors.ts";
-import type { ActorExecRequest, ActorExecResult, ActorExecutor, GenesisConfig, StateBackend } from "./types.ts";
+import type {
+  ActorExecRequest,
+  ActorExecResult,
+  ActorExecutor,
+  GenesisConfig,
+  StateBackend,
+} from "./types.ts";
 
 /** A chain on disk and the means to release it. */
 export interface ChainHandle {
@@ -36,11 +42,28 @@ export function nativeExecuteActor(): ExecuteActor | null {
   }
 }
 
+const buf = (u: Uint8Array): Buffer =>
+  Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
 /** The actor runtime bound to `state` (storage stays in Rust), or null without the runtime. */
 export function qmdbExecutor(state: QmdbState): ActorExecutor | null {
   const exec = nativeExecuteActor();
   if (exec === null) return null;
-  return (req) => exec(state.db, req);
+  return (req) => {
+    const c = req.context;
+    return exec(state.db, {
+      ...req,
+      actor: buf(req.actor),
+      args: buf(req.args),
+      context: {
+        ...c,
+        sender: buf(c.sender),
+        origin: buf(c.origin),
+        beacon: buf(c.beacon),
+        invocationId: buf(c.invocationId),
+      },
+    });
+  };
 }
 
 function writeHead(path: string, head: BlockHeader): void {
@@ -56,15 +79,21 @@ function writeHead(path: string, head: BlockHeader): void {
 export function openChain(
   dir: string,
   genesis: GenesisConfig,
-  opts: Omit<Partial<ChainOptions>, "state" | "genesis" | "head" | "onHead"> & { historyWindow?: number } = {},
+  opts: Omit<Partial<ChainOptions>, "state" | "genesis" | "head" | "onHead"> & {
+    historyWindow?: number;
+  } = {},
 ): ChainHandle {
   mkdirSync(dir, { recursive: true });
-  const state = QmdbState.open(join(dir, "qmdb"), opts.historyWindow === undefined ? {} : { historyWindow: opts.historyWindow });
+  const state = QmdbState.open(
+    join(dir, "qmdb"),
+    opts.historyWindow === undefined ? {} : { historyWindow: opts.historyWindow },
+  );
   const headPath = join(dir, "head.bin");
   try {
     let head: BlockHeader | undefined;
     if (state.version() > 0n) {
-      if (!existsSync(headPath)) throw new StfError("ERR_CHAIN_HEAD", `${headPath} is missing: cannot resume the chain in ${dir}`);
+      if (!existsSync(headPath))
+        throw new StfError("ERR_CHAIN_HEAD", `${headPath} is missing: cannot resume the chain in ${dir}`);
       head = decodeBlockHeader(readFileSync(headPath));
     }
     const executor = opts.executor === undefined ? qmdbExecutor(state) : opts.executor;
@@ -73,6 +102,7 @@ export function openChain(
       genesis,
       executor,
       ...(opts.params === undefined ? {} : { params: opts.params }),
+      ...(opts.verifyBatch === undefined ? {} : { verifyBatch: opts.verifyBatch }),
       ...(head === undefined ? {} : { head }),
       onHead: (h) => writeHead(headPath, h),
     });

@@ -91,7 +91,8 @@ export function codeKey(addr: Uint8Array): Uint8Array {
 
 /** Key of a storage cell; `key` is 1..=512 bytes (qmdb `MAX_STORAGE_KEY_LEN`). */
 export function storageKey(vmNs: number, addr: Uint8Array, key: Uint8Array): Uint8Array {
-  if (key.length < 1 || key.length > 512) throw new RangeError(`storage key length ${key.length} outside 1..=512`);
+  if (key.length < 1 || key.length > 512)
+    throw new RangeError(`storage key length ${key.length} outside 1..=512`);
   return cat([Uint8Array.of(NS.actorStorage, vmNs), addr, key]);
 }
 

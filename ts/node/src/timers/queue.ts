@@ -256,7 +256,12 @@ export class TimerQueue {
   }
 
   /** Moves an interval timer to its next fire height (appended to that bucket). */
-  reschedule(id: Uint8Array, fireAt: bigint, currentHeight: bigint, changes: Partial<Timer> = {}): QueuedTimer {
+  reschedule(
+    id: Uint8Array,
+    fireAt: bigint,
+    currentHeight: bigint,
+    changes: Partial<Timer> = {},
+  ): QueuedTimer {
     const timer = this.get(id);
     if (timer === undefined) throw new TimerError("ERR_TIMER_NOT_FOUND", "no pending timer with this id");
     if (fireAt <= currentHeight) {

@@ -5,6 +5,7 @@ import {
   signTransaction,
   type Transaction,
   toHex,
+  utf8,
   zeroSignature,
 } from "@cowboy/sdk";
 
@@ -27,7 +28,10 @@ export function client(url: string) {
   const call = async (method: string, params: unknown[] | Record<string, unknown> = []): Promise<RpcAnswer> =>
     (await post(url, JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }))).json as RpcAnswer;
   /** the result, or throws with the error */
-  const ok = async <T = unknown>(method: string, params: unknown[] | Record<string, unknown> = []): Promise<T> => {
+  const ok = async <T = unknown>(
+    method: string,
+    params: unknown[] | Record<string, unknown> = [],
+  ): Promise<T> => {
     const a = await call(method, params);
     if (a.error !== undefined) throw new Error(`${method}: ${a.error.code} ${a.error.message}`);
     return a.result as T;
@@ -40,15 +44,23 @@ export type Client = ReturnType<typeof client>;
 /** A signed transaction of `key`'s account with generous limits and fee caps. */
 export function signedTx(
   key: { address: Uint8Array; secretKey: Uint8Array },
-  opts: { chainId: bigint; nonce: bigint; instruction: Instruction; maxFee?: bigint; tip?: bigint },
+  opts: {
+    chainId: bigint;
+    nonce: bigint;
+    instruction: Instruction;
+    maxFee?: bigint;
+    tip?: bigint;
+    cyclesLimit?: bigint;
+    cellsLimit?: bigint;
+  },
 ): { tx: Transaction; hex: string } {
   const tx = signTransaction(
     {
       chainId: opts.chainId,
       nonce: opts.nonce,
       instruction: opts.instruction,
-      cyclesLimit: 200_000n,
-      cellsLimit: 10_000n,
+      cyclesLimit: opts.cyclesLimit ?? 200_000n,
+      cellsLimit: opts.cellsLimit ?? 10_000n,
       maxFeePerCycle: opts.maxFee ?? 40_000n,
       maxFeePerCell: opts.maxFee ?? 40_000n,
       maxPriorityFeePerCycle: opts.tip ?? 1n,
@@ -68,7 +80,11 @@ export function signedTx(
 }
 
 /** Polls `probe` every 25 ms until it returns non-null, or fails after `ms`. */
-export async function waitFor<T>(probe: () => Promise<T | null>, ms = 10_000, what = "condition"): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | null>,
+  ms = 10_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -79,5 +95,37 @@ export async function waitFor<T>(probe: () => Promise<T | null>, ms = 10_000, wh
 }
 
 export async function waitReceipt(c: Client, hash: string, ms = 10_000): Promise<Record<string, unknown>> {
-  return waitFor(() => c.ok<Record<string, unknown> | null>("cowboy_getTransactionReceipt", [hash]), ms, `receipt ${hash}`);
+  return waitFor(
+    () => c.ok<Record<string, unknown> | null>("cowboy_getTransactionReceipt", [hash]),
+    ms,
+    `receipt ${hash}`,
+  );
+}
+
+/** A counter actor with an event per increment and an interval timer (deploy args: none). */
+export const COUNTER = `from cowboy_sdk import actor, emit, set_interval
+
+@actor
+class Counter:
+    def __init__(self):
+        self.storage["count"] = 0
+        self.storage["ticks"] = 0
+
+    def increment(self):
+        self.storage["count"] += 1
+        emit("Counted", "one more")
+        return self.storage["count"]
+
+    def start(self, every):
+        set_interval(every, "tick")
+
+    def tick(self, data):
+        self.storage["ticks"] += 1
+        emit("Tick")
+`;
+
+/** A topic as the STF encodes it: each part with a 2-byte big-endian length. */
+export function topicOf(name: string): string {
+  const b = utf8(name);
+  return toHex(Uint8Array.of(b.length >> 8, b.length & 0xff, ...b));
 }

@@ -3,7 +3,7 @@
  * state proofs, and an actor's pending timers.
  */
 import { data, quantity } from "../format.ts";
-import { method, type RpcModule } from "../module.ts";
+import { type MethodSpec, method, type RpcModule } from "../module.ts";
 import { p } from "../params.ts";
 import type { ChainBackend } from "./backend.ts";
 import { provenReadJson, timerJson } from "./json.ts";
@@ -63,10 +63,20 @@ export class AccountsModule implements RpcModule {
           };
         },
       ),
+      ...this.timerMethods(),
+    };
+  }
+
+  /** `cowboy_getTimers`, when the backend can list timers. */
+  private timerMethods(): Record<string, MethodSpec> {
+    const b = this.backend;
+    if (b.timers === undefined) return {};
+    const timers = b.timers.bind(b);
+    return {
       cowboy_getTimers: method(
         "pending timers of an actor, by fire height",
         [p.address("actor")],
-        ([actor]) => b.timers(actor).map(timerJson),
+        ([actor]) => timers(actor).map(timerJson),
       ),
     };
   }

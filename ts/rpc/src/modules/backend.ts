@@ -169,7 +169,8 @@ export interface ChainBackend {
   storage(actor: Uint8Array, key: Uint8Array, height: bigint): ProvenRead | Promise<ProvenRead>;
   /** the account record (raw state value) of `address` with its proof */
   accountProof(address: Uint8Array, height: bigint): ProvenRead | Promise<ProvenRead>;
-  timers(actor: Uint8Array): TimerView[];
+  /** pending timers of `actor`; a backend without a timer listing leaves it out (the method is then not served) */
+  timers?(actor: Uint8Array): TimerView[];
   /** validates and admits a signed transaction; resolves to its hash */
   sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array>;
   call(request: CallRequest, height: bigint): CallOutcome;

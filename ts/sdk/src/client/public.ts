@@ -258,7 +258,7 @@ export class PublicClient {
   /** Simulates a call and decodes its CBOR result; throws {@link ActorCallError} when the handler fails. */
   async readActor(req: CallRequest, block: BlockTag = "latest"): Promise<CborValue> {
     const r = await this.call(req, block);
-    if (!r.ok) throw new ActorCallError(req.handler, r.error?.type ?? "Error", r.error?.message ?? "", r);
+    if (!r.ok) throw ActorCallError.fromCall(req.handler, r);
     return r.returnData.length === 0 ? null : decodeCbor(r.returnData);
   }
 
@@ -453,25 +453,85 @@ function withTransactions(raw: unknown): unknown {
   return raw;
 }
 
+/** A failure text split into the node's code, the exception type and its message. */
+export interface Failure {
+  /** the node's reason, e.g. `ERR_EXEC_HANDLER` (null when the text has none) */
+  code: string | null;
+  /** the exception type raised in the actor, e.g. `ValueError` (else the code or status) */
+  type: string;
+  detail: string;
+}
+
+/**
+ * Parses a receipt's or simulation's error text: `ERR_EXEC_HANDLER: ValueError: by must
+ * be positive` → code `ERR_EXEC_HANDLER`, type `ValueError`, detail `by must be positive`;
+ * `ERR_EXEC_NOT_ACTOR: 0x… is not an actor` → type `ERR_EXEC_NOT_ACTOR`.
+ */
+export function parseFailure(text: string, fallbackType = "Error"): Failure {
+  let rest = text;
+  let code: string | null = null;
+  const c = /^(ERR_[A-Z0-9_]+): ?([\s\S]*)$/.exec(rest);
+  if (c !== null) {
+    code = c[1] as string;
+    rest = c[2] as string;
+  }
+  const t = /^([A-Za-z_][A-Za-z0-9_.]*)(?:: ([\s\S]*))?$/.exec(rest);
+  if (
+    t !== null &&
+    /^[A-Z]/.test(t[1] as string) &&
+    !(t[1] as string).startsWith("ERR_") &&
+    (t[2] !== undefined || code !== null)
+  ) {
+    return { code, type: t[1] as string, detail: t[2] ?? "" };
+  }
+  return { code, type: code ?? fallbackType, detail: rest };
+}
+
 /** A simulated or executed handler failed. */
 export class ActorCallError extends Error {
   readonly handler: string;
-  /** the Python exception type, e.g. `ValueError` */
+  /** the Python exception type, e.g. `ValueError` (or the node's code when no exception was raised) */
   readonly type: string;
   readonly detail: string;
+  /** the node's reason, e.g. `ERR_EXEC_HANDLER`, when it gave one */
+  readonly code: string | null;
   readonly result: CallResult | RpcReceipt | null;
 
-  constructor(handler: string, type: string, detail: string, result: CallResult | RpcReceipt | null) {
+  constructor(
+    handler: string,
+    type: string,
+    detail: string,
+    result: CallResult | RpcReceipt | null,
+    code: string | null = null,
+  ) {
     super(`${handler}: ${type}${detail === "" ? "" : `: ${detail}`}`);
     this.name = "ActorCallError";
     this.handler = handler;
     this.type = type;
     this.detail = detail;
+    this.code = code;
     this.result = result;
   }
 
+  /** An error from a failed simulation. */
+  static fromCall(handler: string, r: CallResult): ActorCallError {
+    const e = r.error;
+    if (e !== null && /^[A-Z][A-Za-z0-9_]*$/.test(e.type) && !e.type.startsWith("ERR_")) {
+      const inner = parseFailure(e.message);
+      return new ActorCallError(handler, e.type, e.message, r, inner.code);
+    }
+    const f = parseFailure(e?.message ?? "", e?.type ?? "Error");
+    return new ActorCallError(handler, f.type, f.detail, r, f.code);
+  }
+
+  /** An error from a failed transaction's receipt. */
+  static fromReceipt(handler: string, receipt: RpcReceipt): ActorCallError {
+    const f = parseFailure(receipt.error ?? receipt.status, receipt.status);
+    return new ActorCallError(handler, f.type, f.detail, receipt, f.code);
+  }
+
   get errCode(): string {
-    return "ERR_ACTOR_CALL";
+    return this.code ?? "ERR_ACTOR_CALL";
   }
 }
 

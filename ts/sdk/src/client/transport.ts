@@ -166,8 +166,8 @@ export class HttpTransport implements Transport {
       if (q.params !== undefined) req.params = q.params;
       return req;
     });
-    const single = group.length === 1 && !this.batching;
-    const body = JSON.stringify(single || group.length === 1 ? bodies[0] : bodies);
+    // one request goes alone, several as a batch array
+    const body = JSON.stringify(group.length === 1 ? bodies[0] : bodies);
     const abort = new AbortController();
     this.inFlight.add(abort);
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);

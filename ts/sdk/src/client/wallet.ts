@@ -299,9 +299,7 @@ export function unsignedTransaction(
 }
 
 function receiptError(handler: string, receipt: RpcReceipt): ActorCallError {
-  const msg = receipt.error ?? receipt.status;
-  const m = /^([A-Za-z_][A-Za-z0-9_]*): (.*)$/s.exec(msg);
-  return new ActorCallError(handler, m?.[1] ?? receipt.status, m?.[2] ?? msg, receipt);
+  return ActorCallError.fromReceipt(handler, receipt);
 }
 
 /** A {@link WalletClient} for one secret key. */

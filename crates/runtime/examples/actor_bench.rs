@@ -1,0 +1,68 @@
+//! Handler invocations per second for the spec-04 counter actor: `execute` (fresh VM, module
+//! body, handler, storage write into the Db's pending overlay, checkpoint/release) called from
+//! Rust. Prints one JSON object: `{"calls_per_s": [run, ...], "cycles": n, "cells": n}`.
+//!
+//! `cargo run --release -p cowboy-runtime --example actor_bench [runs] [ms_per_run]`
+
+use cowboy_qmdb::{Config, Db};
+use cowboy_runtime::{ExecContext, ExecKind, ExecRequest, execute};
+use std::time::{Duration, Instant};
+
+const COUNTER: &str = "from cowboy_sdk import actor
+
+@actor
+class Counter:
+    def __init__(self):
+        self.storage[\"count\"] = 0
+
+    def increment(self):
+        self.storage[\"count\"] += 1
+        return self.storage[\"count\"]
+";
+
+fn main() {
+    let mut a = std::env::args().skip(1);
+    let runs: usize = a.next().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let ms: u64 = a.next().and_then(|s| s.parse().ok()).unwrap_or(500);
+    let dir = std::env::temp_dir().join(format!("cowboy-actor-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut db = Db::open(&dir, Config::default()).expect("open the bench store");
+    let mut req = ExecRequest {
+        kind: ExecKind::Deploy {
+            code: COUNTER.into(),
+        },
+        actor: [0xac; 20],
+        args: vec![0x80],
+        context: ExecContext::default(),
+        cycles_limit: 1_000_000,
+        cells_limit: 1_000_000,
+    };
+    let d = execute(&mut db, &req);
+    assert!(d.ok, "deploy failed: {:?}", d.error);
+    req.kind = ExecKind::Call {
+        handler: "increment".into(),
+    };
+    let first = execute(&mut db, &req);
+    assert!(first.ok, "call failed: {:?}", first.error);
+    let mut rates = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let mut n = 0u64;
+        while start.elapsed() < Duration::from_millis(ms) {
+            let r = execute(&mut db, &req);
+            assert!(r.ok);
+            n += 1;
+        }
+        rates.push(n as f64 / start.elapsed().as_secs_f64());
+        db.commit().expect("commit");
+    }
+    drop(db);
+    let _ = std::fs::remove_dir_all(&dir);
+    let list: Vec<String> = rates.iter().map(|r| format!("{r:.1}")).collect();
+    println!(
+        "{{\"calls_per_s\": [{}], \"cycles\": {}, \"cells\": {}}}",
+        list.join(", "),
+        first.cycles_used,
+        first.cells_used
+    );
+}

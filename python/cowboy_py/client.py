@@ -1,0 +1,548 @@
+"""A JSON-RPC client for a Cowboy node (docs/rpc.md), on the standard library only
+(urllib + json): reads, simulated calls, fee estimates, and signed transactions built,
+signed and sent with the same bytes as the TypeScript SDK's WalletClient — chain id,
+nonce, limits and fees filled from the node — plus deploy/call helpers that encode
+arguments as canonical CBOR and decode results.
+
+    from cowboy_py import Client, dev_account
+    c = Client("http://127.0.0.1:8545")
+    counter = c.deploy(dev_account(0), open("actor.py").read(), args=[10]).address
+    c.send(dev_account(0), counter, "increment", [5]).value   # -> 15
+    c.call(counter, "get")                                    # -> 15 (simulated, free)
+"""
+from __future__ import annotations
+
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator, Optional, Sequence, Union
+
+from .cbor import decode_cbor, encode_cbor
+from .codec import (
+    Call,
+    CancelTimer,
+    Custom,
+    Deploy,
+    Publish,
+    ScheduleTimer,
+    Transaction,
+    Transfer,
+    actor_address,
+    canonicalize_source,
+    decode_transaction,
+    encode_transaction,
+    keccak256,
+)
+from .hd import DEVNET_MNEMONIC, derive_secret_key, mnemonic_to_seed
+from .keys import PrivateKey
+from .ws import WebSocket, WebSocketError
+
+DEFAULT_RPC = "http://127.0.0.1:8545"
+
+BlockTag = Union[str, int]
+Address = Union[bytes, str]
+
+
+class RpcError(Exception):
+    """The node answered with a JSON-RPC error. `reason` is the node's code (e.g.
+    ``ERR_MEMPOOL_NONCE_TOO_LOW``) when it gave one."""
+
+    def __init__(self, method: str, code: int, message: str, data: Any = None):
+        super().__init__(f"{method}: {message} ({code})")
+        self.method = method
+        self.code = code
+        self.data = data
+        self.reason = data.get("code") if isinstance(data, dict) and isinstance(data.get("code"), str) else None
+
+
+class TransportError(Exception):
+    """No usable answer: the node is unreachable, timed out or answered something else."""
+
+
+class ActorCallError(Exception):
+    """A handler failed: `type` is the Python exception type raised in the actor (e.g.
+    ``ValueError``), `detail` its message, `receipt` the receipt (for a transaction)."""
+
+    def __init__(self, handler: str, type_: str, detail: str, receipt: Optional["Receipt"] = None):
+        super().__init__(f"{handler}: {type_}" + (f": {detail}" if detail else ""))
+        self.handler = handler
+        self.type = type_
+        self.detail = detail
+        self.receipt = receipt
+
+
+def dev_account(index: int = 0) -> PrivateKey:
+    """Development account `index` of `cowboy devnet` (public keys: never hold value with them)."""
+    return PrivateKey(derive_secret_key(mnemonic_to_seed(DEVNET_MNEMONIC), f"m/44'/60'/0'/0/{index}"))
+
+
+def _hex(b: bytes) -> str:
+    return "0x" + b.hex()
+
+
+def _q(n: int) -> str:
+    if n < 0:
+        raise ValueError("quantities are non-negative")
+    return hex(n)
+
+
+def _unhex(s: Any, what: str) -> bytes:
+    if not isinstance(s, str) or not s.startswith("0x") or len(s) % 2:
+        raise TransportError(f"unexpected RPC response: {what} is not 0x hex: {s!r}")
+    return bytes.fromhex(s[2:])
+
+
+def _int(s: Any, what: str) -> int:
+    if not isinstance(s, str) or not s.startswith("0x"):
+        raise TransportError(f"unexpected RPC response: {what} is not a hex quantity: {s!r}")
+    return int(s, 16)
+
+
+def _addr(a: Address) -> bytes:
+    if isinstance(a, str):
+        a = bytes.fromhex(a[2:] if a.startswith("0x") else a)
+    if len(a) != 20:
+        raise ValueError("an address is 20 bytes")
+    return a
+
+
+def _tag(block: BlockTag) -> str:
+    return _q(block) if isinstance(block, int) else block
+
+
+def encode_args(args: Sequence[Any] = ()) -> bytes:
+    """Canonical CBOR of positional handler arguments (an array)."""
+    return encode_cbor(list(args))
+
+
+def default_deploy_salt(nonce: int) -> bytes:
+    """keccak256(b"cowboy-deploy" ‖ nonce u64 BE): the TS SDK's default, so addresses agree."""
+    return keccak256(b"cowboy-deploy" + nonce.to_bytes(8, "big"))
+
+
+@dataclass
+class Event:
+    emitter: bytes
+    topic: bytes
+    data: bytes
+    raw: dict
+
+    @property
+    def value(self) -> Any:
+        """The event's data decoded from canonical CBOR."""
+        return decode_cbor(self.data) if self.data else None
+
+
+@dataclass
+class Receipt:
+    transaction_hash: bytes
+    status: str
+    block_number: int
+    block_hash: bytes
+    cycles_used: int
+    cells_used: int
+    fee_paid: int
+    return_data: bytes
+    error: Optional[str]
+    events: list
+    contract_address: Optional[bytes]
+    raw: dict = field(repr=False)
+
+    @property
+    def value(self) -> Any:
+        """The handler's return value decoded from canonical CBOR (None when empty)."""
+        return decode_cbor(self.return_data) if self.return_data else None
+
+    @staticmethod
+    def parse(raw: dict) -> "Receipt":
+        return Receipt(
+            transaction_hash=_unhex(raw["transactionHash"], "transactionHash"),
+            status=raw["status"],
+            block_number=_int(raw["blockNumber"], "blockNumber"),
+            block_hash=_unhex(raw["blockHash"], "blockHash"),
+            cycles_used=_int(raw["cyclesUsed"], "cyclesUsed"),
+            cells_used=_int(raw["cellsUsed"], "cellsUsed"),
+            fee_paid=_int(raw["feePaid"], "feePaid"),
+            return_data=_unhex(raw.get("returnData") or "0x", "returnData"),
+            error=raw.get("error"),
+            events=[Event(_unhex(e["emitter"], "emitter"), _unhex(e["topic"], "topic"), _unhex(e["data"], "data"), e)
+                    for e in raw.get("events", [])],
+            contract_address=_unhex(raw["contractAddress"], "contractAddress") if raw.get("contractAddress") else None,
+            raw=raw,
+        )
+
+
+@dataclass
+class Deployed:
+    address: bytes
+    receipt: Receipt
+    transaction: Transaction
+
+
+@dataclass
+class Simulation:
+    """A simulated call (`cowboy_call`)."""
+    ok: bool
+    return_data: bytes
+    error: Optional[dict]
+    cycles_used: int
+    cells_used: int
+    fee: Optional[dict]
+    raw: dict = field(repr=False)
+
+    @property
+    def value(self) -> Any:
+        return decode_cbor(self.return_data) if self.return_data else None
+
+
+class Subscription:
+    """A `cowboy_subscribe` subscription over its own WebSocket: iterate it for the
+    notifications' results (`next_result(timeout)` for one), `close()` to end it.
+
+        with client.subscribe("newHeads") as heads:
+            for head in heads:
+                print(int(head["number"], 16))
+    """
+
+    def __init__(self, url: str, topic: str, filter: Optional[dict] = None, timeout: float = 30.0):
+        self.topic = topic
+        try:
+            self._ws = WebSocket(url, timeout)
+        except WebSocketError as e:
+            raise TransportError(f"{e} (start a node with `npx cowboy devnet`)") from None
+        self._pending: list = []
+        params = [topic] if filter is None else [topic, filter]
+        self._ws.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "cowboy_subscribe", "params": params}))
+        while True:
+            msg = json.loads(self._ws.recv())
+            if msg.get("id") == 1:
+                if msg.get("error") is not None:
+                    err = msg["error"]
+                    self._ws.close()
+                    raise RpcError("cowboy_subscribe", err.get("code", 0), err.get("message", ""), err.get("data"))
+                self.id = msg["result"]
+                return
+            self._pending.append(msg)
+
+    def next_result(self, timeout: Optional[float] = None) -> Any:
+        """The next notification's result; raises TimeoutError when none arrives in time."""
+        while True:
+            if self._pending:
+                msg = self._pending.pop(0)
+            else:
+                self._ws.settimeout(timeout)
+                try:
+                    msg = json.loads(self._ws.recv())
+                except (socket.timeout, TimeoutError):
+                    raise TimeoutError(f"no {self.topic} notification within {timeout} s") from None
+                except WebSocketError as e:
+                    raise TransportError(str(e)) from None
+            params = msg.get("params") or {}
+            if msg.get("method") == "cowboy_subscription" and params.get("subscription") == self.id:
+                return params.get("result")
+
+    def __iter__(self) -> Iterator[Any]:
+        while True:
+            yield self.next_result()
+
+    def close(self) -> None:
+        self._ws.close()
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class Client:
+    """One node. Methods raise RpcError (the node said no), TransportError (no answer) or
+    ActorCallError (a handler failed)."""
+
+    def __init__(self, url: str = DEFAULT_RPC, timeout: float = 30.0):
+        self.url = url
+        self.timeout = timeout
+        self._next_id = 1
+        self._chain_id: Optional[int] = None
+        self._nonces: dict = {}
+
+    # ------------------------------------------------------------------ transport
+
+    def request(self, method: str, params: Sequence[Any] = ()) -> Any:
+        body = json.dumps({"jsonrpc": "2.0", "id": self._next_id, "method": method, "params": list(params)})
+        self._next_id += 1
+        req = urllib.request.Request(self.url, data=body.encode(), headers={"content-type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as res:
+                text = res.read().decode()
+        except urllib.error.HTTPError as e:
+            text = e.read().decode()
+            if not text:
+                raise TransportError(f"HTTP {e.code} from {self.url}") from None
+        except (urllib.error.URLError, OSError) as e:
+            raise TransportError(
+                f"cannot reach {self.url}: {getattr(e, 'reason', e)} "
+                "(start a node with `npx cowboy devnet`, or set COWBOY_RPC)") from None
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            raise TransportError(f"{self.url} did not answer JSON") from None
+        if isinstance(answer, dict) and answer.get("error") is not None:
+            err = answer["error"]
+            raise RpcError(method, err.get("code", 0), err.get("message", ""), err.get("data"))
+        if not isinstance(answer, dict) or "result" not in answer:
+            raise TransportError(f"{self.url} answered {method} without a result")
+        return answer["result"]
+
+    # ------------------------------------------------------------------ reads
+
+    def chain_id(self) -> int:
+        if self._chain_id is None:
+            self._chain_id = _int(self.request("cowboy_chainId"), "chainId")
+        return self._chain_id
+
+    def block_number(self) -> int:
+        return _int(self.request("cowboy_blockNumber"), "blockNumber")
+
+    def status(self) -> dict:
+        return self.request("cowboy_status")
+
+    def get_balance(self, address: Address, block: BlockTag = "latest") -> int:
+        return _int(self.request("cowboy_getBalance", [_hex(_addr(address)), _tag(block)]), "balance")
+
+    def get_transaction_count(self, address: Address, block: BlockTag = "latest") -> int:
+        return _int(self.request("cowboy_getTransactionCount", [_hex(_addr(address)), _tag(block)]), "nonce")
+
+    def get_block(self, block: Union[BlockTag, bytes] = "latest", full: bool = False) -> Optional[dict]:
+        if isinstance(block, bytes):
+            return self.request("cowboy_getBlockByHash", [_hex(block), full])
+        return self.request("cowboy_getBlockByNumber", [_tag(block), full])
+
+    def get_transaction(self, tx_hash: bytes) -> Optional[Transaction]:
+        raw = self.request("cowboy_getTransactionByHash", [_hex(tx_hash)])
+        return None if raw is None else decode_transaction(_unhex(raw["raw"], "raw"))
+
+    def get_receipt(self, tx_hash: bytes) -> Optional[Receipt]:
+        raw = self.request("cowboy_getTransactionReceipt", [_hex(tx_hash)])
+        return None if raw is None else Receipt.parse(raw)
+
+    def wait_for_receipt(self, tx_hash: bytes, timeout: float = 60.0, poll: float = 0.25) -> Receipt:
+        deadline = time.monotonic() + timeout
+        while True:
+            r = self.get_receipt(tx_hash)
+            if r is not None:
+                return r
+            if time.monotonic() >= deadline:
+                raise TransportError(f"no receipt for {_hex(tx_hash)} after {timeout} s (is the node producing blocks?)")
+            time.sleep(poll)
+
+    def fee_history(self, block_count: int, newest: BlockTag = "latest") -> dict:
+        return self.request("cowboy_feeHistory", [block_count, _tag(newest)])
+
+    def get_code(self, address: Address, block: BlockTag = "latest") -> Optional[bytes]:
+        code = _unhex(self.request("cowboy_getCode", [_hex(_addr(address)), _tag(block)]), "code")
+        return code or None
+
+    def get_storage(self, actor: Address, key: Any, block: BlockTag = "latest") -> Any:
+        """A storage value decoded from CBOR (None when absent). `key` is a str (encoded as
+        CBOR, like `self.storage["count"]`) or raw bytes. The node's state proof is returned
+        in `get_storage_proof`; this client does not verify it (the TS SDK does)."""
+        raw = self.get_storage_proof(actor, key, block)
+        return None if raw["value"] is None else decode_cbor(_unhex(raw["value"], "value"))
+
+    def get_storage_proof(self, actor: Address, key: Any, block: BlockTag = "latest") -> dict:
+        k = key if isinstance(key, bytes) else encode_cbor(key)
+        return self.request("cowboy_getStorageAt", [_hex(_addr(actor)), _hex(k), _tag(block)])
+
+    def get_logs(self, address: Union[Address, Sequence[Address]], topics: Sequence[bytes] = (),
+                 from_block: Optional[BlockTag] = None, to_block: Optional[BlockTag] = None) -> list:
+        addrs = [_hex(_addr(a)) for a in address] if isinstance(address, (list, tuple)) else _hex(_addr(address))
+        f: dict = {"address": addrs}
+        if topics:
+            f["topics"] = [_hex(t) for t in topics]
+        if from_block is not None:
+            f["fromBlock"] = _tag(from_block)
+        if to_block is not None:
+            f["toBlock"] = _tag(to_block)
+        return [Event(_unhex(e["emitter"], "emitter"), _unhex(e["topic"], "topic"), _unhex(e["data"], "data"), e)
+                for e in self.request("cowboy_getLogs", [f])]
+
+    def get_timers(self, actor: Address) -> list:
+        return self.request("cowboy_getTimers", [_hex(_addr(actor))])
+
+    def faucet(self, address: Address, amount: Optional[int] = None) -> bytes:
+        params = [_hex(_addr(address))] + ([] if amount is None else [_q(amount)])
+        return _unhex(self.request("cowboy_faucet", params), "hash")
+
+    def iter_blocks(self, poll: float = 0.5, timeout: Optional[float] = None) -> Iterator[dict]:
+        """Yields each new block as it is produced, by polling (no WebSocket needed)."""
+        seen = self.block_number()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while deadline is None or time.monotonic() < deadline:
+            head = self.block_number()
+            while seen < head:
+                seen += 1
+                block = self.get_block(seen)
+                if block is not None:
+                    yield block
+            time.sleep(poll)
+
+    def subscribe(self, topic: str, filter: Optional[dict] = None) -> Subscription:
+        """A WebSocket subscription to `newHeads`, `events` (filter: {"address": "0x…", "topics": [...]})
+        or `pendingTransactions`, on the node's WebSocket (same host and port as `url`)."""
+        return Subscription(self.url.replace("http://", "ws://", 1), topic, filter, self.timeout)
+
+    def watch_events(self, actor: Address, topics: Sequence[bytes] = ()) -> Subscription:
+        """A subscription to an actor's events (results are the node's event JSON)."""
+        f: dict = {"address": _hex(_addr(actor))}
+        if topics:
+            f["topics"] = [_hex(t) for t in topics]
+        return self.subscribe("events", f)
+
+    def simulate(self, actor: Address, handler: str, args: Sequence[Any] = (), sender: Optional[Address] = None,
+                 value: int = 0, block: BlockTag = "latest") -> Simulation:
+        """Runs a handler against the state without committing (`cowboy_call`)."""
+        req: dict = {"to": _hex(_addr(actor)), "handler": handler, "args": _hex(encode_args(args)), "value": _q(value)}
+        if sender is not None:
+            req["from"] = _hex(_addr(sender))
+        raw = self.request("cowboy_call", [req, _tag(block)])
+        return Simulation(bool(raw["ok"]), _unhex(raw.get("result") or "0x", "result"), raw.get("error"),
+                          _int(raw["cyclesUsed"], "cyclesUsed"), _int(raw["cellsUsed"], "cellsUsed"), raw.get("fee"), raw)
+
+    def call(self, actor: Address, handler: str, args: Sequence[Any] = (), **kw: Any) -> Any:
+        """The decoded result of a simulated call; raises ActorCallError when the handler fails."""
+        s = self.simulate(actor, handler, args, **kw)
+        if not s.ok:
+            err = s.error or {}
+            raise ActorCallError(handler, err.get("type", "Error"), err.get("message", ""))
+        return s.value
+
+    def estimate_fee(self, tx: Transaction) -> dict:
+        """Limits, basefees and fee caps for a transaction's instruction (§17.10), as hex quantities."""
+        return self.request("cowboy_estimateFee", [_hex(encode_transaction(tx))])
+
+    # ------------------------------------------------------------------ writes
+
+    def next_nonce(self, key: PrivateKey) -> int:
+        node = _int(self.request("cowboy_getTransactionCount", [_hex(key.address), "pending"]), "nonce")
+        return max(node, self._nonces.get(key.address, 0))
+
+    def prepare(self, key: PrivateKey, instruction: Any, *, nonce: Optional[int] = None, **overrides: int) -> Transaction:
+        """The unsigned transaction of `instruction` from `key`, with chain id, nonce, limits and fees
+        filled from the node unless given (cycles_limit, cells_limit, max_fee_per_cycle, ...)."""
+        base = Transaction(self.chain_id(), self.next_nonce(key) if nonce is None else nonce, instruction,
+                           0, 0, 0, 0, 0, 0, key.address)
+        names = ("cycles_limit", "cells_limit", "max_fee_per_cycle", "max_fee_per_cell",
+                 "max_priority_fee_per_cycle", "max_priority_fee_per_cell")
+        unknown = set(overrides) - set(names)
+        if unknown:
+            raise TypeError(f"unknown transaction fields: {sorted(unknown)}")
+        if any(n not in overrides for n in names):
+            est = self.estimate_fee(base)
+            from_node = {
+                "cycles_limit": _int(est["cyclesLimit"], "cyclesLimit"),
+                "cells_limit": _int(est["cellsLimit"], "cellsLimit"),
+                "max_fee_per_cycle": _int(est["maxFeePerCycle"], "maxFeePerCycle"),
+                "max_fee_per_cell": _int(est["maxFeePerCell"], "maxFeePerCell"),
+                "max_priority_fee_per_cycle": _int(est["maxPriorityFeePerCycle"], "maxPriorityFeePerCycle"),
+                "max_priority_fee_per_cell": _int(est["maxPriorityFeePerCell"], "maxPriorityFeePerCell"),
+            }
+            overrides = {**from_node, **overrides}
+        return replace(base, **overrides)
+
+    def send_raw(self, raw: bytes) -> bytes:
+        return _unhex(self.request("cowboy_sendRawTransaction", [_hex(raw)]), "hash")
+
+    def send_transaction(self, key: PrivateKey, instruction: Any, *, wait: bool = True, timeout: float = 60.0,
+                         **overrides: Any) -> Union[Receipt, bytes]:
+        """Prepares, signs and sends; returns the receipt (or the hash with wait=False)."""
+        tx = key.sign_transaction(self.prepare(key, instruction, **overrides))
+        tx_hash = self.send_raw(encode_transaction(tx))
+        self._nonces[key.address] = tx.nonce + 1
+        return self.wait_for_receipt(tx_hash, timeout) if wait else tx_hash
+
+    def transfer(self, key: PrivateKey, to: Address, amount: int, **kw: Any) -> Receipt:
+        return self.send_transaction(key, Transfer(_addr(to), amount), **kw)
+
+    def deploy(self, key: PrivateKey, source: Union[str, bytes], args: Sequence[Any] = (),
+               salt: Optional[bytes] = None, value: int = 0, **kw: Any) -> Deployed:
+        """Deploys Python source (canonicalized) and waits; raises ActorCallError if __init__ fails."""
+        src = canonicalize_source(source) if isinstance(source, str) else source
+        nonce = kw.pop("nonce", None)
+        nonce = self.next_nonce(key) if nonce is None else nonce
+        salt = default_deploy_salt(nonce) if salt is None else salt
+        ins = Deploy(src, salt, encode_args(args), value)
+        tx = key.sign_transaction(self.prepare(key, ins, nonce=nonce, **kw))
+        tx_hash = self.send_raw(encode_transaction(tx))
+        self._nonces[key.address] = tx.nonce + 1
+        receipt = self.wait_for_receipt(tx_hash)
+        if receipt.status != "success":
+            raise _receipt_error("__init__", receipt)
+        return Deployed(actor_address(key.address, salt, src), receipt, tx)
+
+    def send(self, key: PrivateKey, actor: Address, handler: str, args: Sequence[Any] = (), value: int = 0,
+             **kw: Any) -> Receipt:
+        """Calls a handler in a transaction and waits; `receipt.value` is the decoded result.
+        Raises ActorCallError when the handler fails (the receipt is on the error)."""
+        receipt = self.send_transaction(key, Call(_addr(actor), handler, encode_args(args), value), **kw)
+        if receipt.status != "success":
+            raise _receipt_error(handler, receipt)
+        return receipt
+
+    def schedule_timer(self, key: PrivateKey, actor: Address, fire_at_height: int, handler: str,
+                       data: bytes = b"", interval: Optional[int] = None, **kw: Any) -> Receipt:
+        return self.send_transaction(key, ScheduleTimer(_addr(actor), fire_at_height, handler, data, interval), **kw)
+
+    def cancel_timer(self, key: PrivateKey, actor: Address, timer_id: bytes, **kw: Any) -> Receipt:
+        return self.send_transaction(key, CancelTimer(_addr(actor), timer_id), **kw)
+
+    def publish_library(self, key: PrivateKey, name: str, version: int, source: Union[str, bytes], **kw: Any):
+        src = canonicalize_source(source) if isinstance(source, str) else source
+        return self.send_transaction(key, Publish(name, version, src), **kw)
+
+    def custom(self, key: PrivateKey, sub_type: int, payload: bytes, **kw: Any) -> Receipt:
+        return self.send_transaction(key, Custom(sub_type, payload), **kw)
+
+
+def _receipt_error(handler: str, receipt: Receipt) -> ActorCallError:
+    msg = receipt.error or receipt.status
+    type_, sep, detail = msg.partition(": ")
+    if not sep or not type_.replace("_", "").isalnum():
+        type_, detail = receipt.status, msg
+    return ActorCallError(handler, type_, detail, receipt)
+
+
+def value_from_json(v: Any) -> Any:
+    """The JSON form of actor values (docs/cli.md; same as the TS SDK's `parseValueJson`):
+    integers exact, floats, str, bool, None, lists, dicts with str keys, and
+    ``{"$bytes": "0x…"}``, ``{"$set": [...]}``, ``{"$map": [[k, v], ...]}``."""
+    if isinstance(v, list):
+        return [value_from_json(x) for x in v]
+    if isinstance(v, dict):
+        if len(v) == 1:
+            (tag, inner), = v.items()
+            if tag == "$bytes":
+                if not isinstance(inner, str) or not inner.startswith("0x"):
+                    raise ValueError('"$bytes" takes a 0x-prefixed hex string')
+                return bytes.fromhex(inner[2:])
+            if tag == "$set":
+                return frozenset(_hashable(value_from_json(x)) for x in inner)
+            if tag == "$map":
+                return {_hashable(value_from_json(k)): value_from_json(x) for k, x in inner}
+        return {k: value_from_json(x) for k, x in v.items()}
+    return v
+
+
+def _hashable(v: Any) -> Any:
+    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+
+
+def args_from_json(text: str) -> bytes:
+    """Canonical CBOR of handler arguments given as a JSON array (`'[1, "a"]'`)."""
+    v = json.loads(text or "[]")
+    if not isinstance(v, list):
+        raise ValueError('handler arguments must be a JSON array, e.g. [1, "a"]')
+    return encode_args(value_from_json(v))

@@ -1,0 +1,237 @@
+/**
+ * Block sync: how a node that starts late (or restarts far behind) obtains the finalized
+ * chain from peers before it joins consensus.
+ *
+ * A response is a run of consecutive finalized blocks starting at the requested height and
+ * ending with a block that carries its own finalization certificate. The client accepts a
+ * run only if
+ *
+ * 1. the certificate is a valid `finalize` certificate (2f+1 signatures of the epoch's
+ *    validator set) for exactly the last block (digest, height, view), and
+ * 2. the blocks form a hash chain: each one's parent is the previous one's digest with the
+ *    height one higher, and the first one extends the client's current tip.
+ *
+ * A finalization certificate finalizes its block and every ancestor, so every block of an
+ * accepted run is final; the application then executes them in order (state roots are its
+ * check). A peer whose response fails these checks is reported and the next peer is tried.
+ */
+import type { SigningScheme } from "./scheme.ts";
+import type { Certificate, Proposal } from "./types.ts";
+
+/** A finalized block as served by sync: the certificate is present on the last block of a run. */
+export interface SyncedBlock {
+  readonly block: unknown;
+  readonly certificate: Certificate | null;
+}
+
+/** What a server answers: its finalized tip height and a run of blocks from the requested height. */
+export interface SyncResponse {
+  readonly tip: number;
+  readonly blocks: readonly SyncedBlock[];
+}
+
+/** One peer to sync from. `request` rejects on transport failure. */
+export interface SyncSource {
+  readonly id: string;
+  request(from: number, max: number): Promise<SyncResponse>;
+}
+
+/** The finalized chain a node serves to others. */
+export interface FinalizedChain {
+  /** height of the latest finalized block (0 = genesis only) */
+  tip(): number;
+  /** the finalized block at `height` (≥ 1) and its own finalization certificate, if it has one */
+  at(height: number): SyncedBlock | null;
+}
+
+/** Reads chain links from blocks (the voter's {@link Application} provides these). */
+export interface BlockReader {
+  digest(block: unknown): string;
+  link(block: unknown): { view: number; height: number; parentView: number; parent: string };
+}
+
+/** Longest run a server sends (blocks), whatever the request asks. */
+export const MAX_SYNC_BATCH = 256;
+
+/**
+ * Server side: the run starting at `from` of at most `max` blocks (capped at
+ * {@link MAX_SYNC_BATCH}), cut back to its last certified block; if none of those blocks is
+ * certified, extended forward to the next certified one (bounded by `4 × MAX_SYNC_BATCH`).
+ * Empty when `from` is beyond the tip or no certified block is in reach.
+ */
+export function serveSync(chain: FinalizedChain, from: number, max: number): SyncResponse {
+  const tip = chain.tip();
+  const blocks: SyncedBlock[] = [];
+  if (!Number.isSafeInteger(from) || from < 1 || from > tip) return { tip, blocks };
+  const want = Math.max(1, Math.min(Math.floor(max), MAX_SYNC_BATCH));
+  const hardEnd = Math.min(tip, from + 4 * MAX_SYNC_BATCH - 1);
+  let lastCertified = -1;
+  for (let h = from; h <= hardEnd; h++) {
+    const b = chain.at(h);
+    if (b === null) break;
+    blocks.push(b);
+    if (b.certificate !== null) {
+      lastCertified = blocks.length;
+      if (blocks.length >= want) break;
+    }
+  }
+  return { tip, blocks: lastCertified < 0 ? [] : blocks.slice(0, lastCertified) };
+}
+
+/** Why a run was refused. */
+export type SyncRejection =
+  | "empty"
+  | "no-certificate"
+  | "bad-certificate"
+  | "certificate-mismatch"
+  | "broken-chain"
+  | "not-extending";
+
+/**
+ * Checks a run against the current tip; returns the proposals of its blocks (in order) or
+ * the reason it is refused. Pure: nothing is applied.
+ */
+export function verifyRun(
+  run: readonly SyncedBlock[],
+  tip: { height: number; digest: string },
+  reader: BlockReader,
+  schemeFor: (epoch: number) => SigningScheme | null,
+): Proposal[] | SyncRejection {
+  const last = run[run.length - 1];
+  if (last === undefined) return "empty";
+  const cert = last.certificate;
+  if (cert === null || cert.kind !== "finalize" || cert.proposal === null) return "no-certificate";
+  const scheme = schemeFor(cert.round.epoch);
+  if (scheme === null || !scheme.verifyCertificate(cert)) return "bad-certificate";
+  const proposals: Proposal[] = [];
+  let prev = tip;
+  for (const { block } of run) {
+    let link: ReturnType<BlockReader["link"]>;
+    let digest: string;
+    try {
+      link = reader.link(block);
+      digest = reader.digest(block);
+    } catch {
+      return "broken-chain";
+    }
+    if (link.parent !== prev.digest || link.height !== prev.height + 1)
+      return proposals.length === 0 ? "not-extending" : "broken-chain";
+    proposals.push({
+      round: { epoch: cert.round.epoch, view: link.view },
+      height: link.height,
+      parentView: link.parentView,
+      parent: link.parent,
+      payload: digest,
+    });
+    prev = { height: link.height, digest };
+  }
+  const tipProposal = proposals[proposals.length - 1] as Proposal;
+  if (
+    tipProposal.payload !== cert.proposal.payload ||
+    tipProposal.height !== cert.proposal.height ||
+    tipProposal.round.view !== cert.round.view
+  )
+    return "certificate-mismatch";
+  return proposals;
+}
+
+export interface SyncProgress {
+  /** height reached (verified and applied) */
+  readonly height: number;
+  /** highest finalized height a peer reported */
+  readonly target: number;
+  /** blocks applied so far in this sync */
+  readonly applied: number;
+}
+
+export interface SyncOptions {
+  readonly sources: readonly SyncSource[];
+  readonly reader: BlockReader;
+  /** the signing scheme (validator set) that verifies certificates of `epoch`, or null if unknown */
+  readonly schemeFor: (epoch: number) => SigningScheme | null;
+  /** where the local chain ends now */
+  readonly start: { height: number; digest: string; view: number };
+  /** applies one verified finalized block (executes it); throwing aborts the sync */
+  readonly apply: (
+    proposal: Proposal,
+    block: unknown,
+    certificate: Certificate | null,
+  ) => void | Promise<void>;
+  readonly onProgress?: (p: SyncProgress) => void;
+  /** a source answered with data that failed verification (penalize it) */
+  readonly onBadSource?: (id: string, reason: SyncRejection) => void;
+  /** blocks asked per request (default {@link MAX_SYNC_BATCH}) */
+  readonly batch?: number;
+  /** consecutive rounds in which every source failed before giving up (default 3) */
+  readonly maxFailedRounds?: number;
+}
+
+/** Thrown when no source can help; `code` is stable. */
+export class SyncError extends Error {
+  readonly code = "SYNC_STALLED";
+  constructor(message: string) {
+    super(message);
+    this.name = "SyncError";
+  }
+}
+
+/**
+ * Fetches, verifies and applies finalized blocks from `sources` until no source that
+ * answers reports a finalized tip beyond ours. Throws {@link SyncError} after
+ * `maxFailedRounds` rounds in which some source claimed more but none delivered a valid run
+ * (or none answered); the caller may then join consensus anyway and catch up there. Returns the new tip (the voter starts from it).
+ * Sources are tried in turn; one that fails or sends invalid data is skipped for the rest of
+ * the round and reported through `onBadSource`.
+ */
+export async function syncBlocks(
+  opts: SyncOptions,
+): Promise<{ height: number; digest: string; view: number }> {
+  let tip = { ...opts.start };
+  let target = tip.height;
+  let applied = 0;
+  let failedRounds = 0;
+  const batch = opts.batch ?? MAX_SYNC_BATCH;
+  const maxFailed = opts.maxFailedRounds ?? 3;
+  let next = 0;
+  for (;;) {
+    let progressed = false;
+    let answered = false;
+    let ahead = false;
+    for (let tried = 0; tried < opts.sources.length && !progressed; tried++) {
+      const source = opts.sources[next % opts.sources.length] as SyncSource;
+      next++;
+      let res: SyncResponse;
+      try {
+        res = await source.request(tip.height + 1, batch);
+      } catch {
+        continue;
+      }
+      answered = true;
+      if (Number.isSafeInteger(res.tip)) target = Math.max(target, res.tip);
+      if (res.tip > tip.height) ahead = true;
+      if (res.blocks.length === 0) continue;
+      const verdict = verifyRun(res.blocks, tip, opts.reader, opts.schemeFor);
+      if (!Array.isArray(verdict)) {
+        opts.onBadSource?.(source.id, verdict);
+        continue;
+      }
+      for (const [i, proposal] of verdict.entries()) {
+        const b = res.blocks[i] as SyncedBlock;
+        await opts.apply(proposal, b.block, i === verdict.length - 1 ? b.certificate : null);
+        tip = { height: proposal.height, digest: proposal.payload, view: proposal.round.view };
+        applied++;
+      }
+      progressed = true;
+      opts.onProgress?.({ height: tip.height, target, applied });
+    }
+    if (progressed) {
+      failedRounds = 0;
+      continue;
+    }
+    // every source that answered is at or behind our tip
+    if (answered && !ahead) return tip;
+    failedRounds++;
+    if (failedRounds >= maxFailed)
+      throw new SyncError(`block sync stalled at height ${tip.height} (peers report ${target})`);
+  }
+}
