@@ -35,9 +35,13 @@ function rustRates(runs: number): number[] {
     cwd: ROOT,
     stdio: "inherit",
   });
-  const out = execFileSync(join(ROOT, "target", "release", "examples", "actor_bench"), [String(runs), "500"], {
-    encoding: "utf8",
-  });
+  const out = execFileSync(
+    join(ROOT, "target", "release", "examples", "actor_bench"),
+    [String(runs), "500"],
+    {
+      encoding: "utf8",
+    },
+  );
   return (JSON.parse(out) as { calls_per_s: number[] }).calls_per_s;
 }
 

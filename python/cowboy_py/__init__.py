@@ -31,9 +31,11 @@ from .client import (
     Subscription,
     TransportError,
     args_from_json,
+    decode_topics,
     default_deploy_salt,
     dev_account,
     encode_args,
+    encode_topics,
     value_from_json,
 )
 from .errors import CodecError, SignatureError
@@ -42,7 +44,7 @@ from .keys import PrivateKey, recover_signer, verify_transaction
 
 __all__ = [
     "ActorCallError", "Client", "DEVNET_MNEMONIC", "Deployed", "Event", "Receipt", "RpcError", "Simulation", "Subscription",
-    "TransportError", "args_from_json", "default_deploy_salt", "derive_secret_key", "dev_account", "encode_args", "value_from_json",
+    "TransportError", "args_from_json", "decode_topics", "encode_topics", "default_deploy_salt", "derive_secret_key", "dev_account", "encode_args", "value_from_json",
     "mnemonic_to_seed",
     "AccessListEntry", "Call", "CancelTimer", "CborError", "CodecError", "Custom", "Deploy", "PrivateKey",
     "Publish", "ScheduleTimer", "SignatureError", "Transaction", "Transfer", "actor_address",

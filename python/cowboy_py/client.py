@@ -13,6 +13,7 @@ arguments as canonical CBOR and decode results.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 import urllib.error
@@ -72,6 +73,8 @@ class ActorCallError(Exception):
         self.type = type_
         self.detail = detail
         self.receipt = receipt
+        #: the node's reason, e.g. ``ERR_EXEC_HANDLER``, when it gave one
+        self.code: Optional[str] = None
 
 
 def dev_account(index: int = 0) -> PrivateKey:
@@ -123,6 +126,32 @@ def default_deploy_salt(nonce: int) -> bytes:
     return keccak256(b"cowboy-deploy" + nonce.to_bytes(8, "big"))
 
 
+def encode_topics(*topics: Union[str, bytes]) -> bytes:
+    """The topic field the node records for an event with `topics` (each u16 BE length-prefixed;
+    `emit("Beat", data)` has the one topic "Beat"): what `get_logs(topics=...)` matches."""
+    out = b""
+    for t in topics:
+        b = t.encode() if isinstance(t, str) else t
+        if len(b) > 0xFFFF:
+            raise ValueError("a topic is at most 65535 bytes")
+        out += len(b).to_bytes(2, "big") + b
+    return out
+
+
+def decode_topics(field: bytes) -> Optional[list]:
+    """The topics of a recorded topic field, or None when it is not such a list."""
+    out, i = [], 0
+    while i < len(field):
+        if i + 2 > len(field):
+            return None
+        n = int.from_bytes(field[i:i + 2], "big")
+        if i + 2 + n > len(field):
+            return None
+        out.append(field[i + 2:i + 2 + n])
+        i += 2 + n
+    return out or None
+
+
 @dataclass
 class Event:
     emitter: bytes
@@ -134,6 +163,20 @@ class Event:
     def value(self) -> Any:
         """The event's data decoded from canonical CBOR."""
         return decode_cbor(self.data) if self.data else None
+
+    @property
+    def topics(self) -> Optional[list]:
+        """The event's topics (`emit("Beat", data, *more)` → [b"Beat", *more])."""
+        return decode_topics(self.topic)
+
+    @property
+    def name(self) -> Optional[str]:
+        """The first topic as text: the event's name."""
+        t = self.topics
+        try:
+            return t[0].decode() if t else None
+        except UnicodeDecodeError:
+            return None
 
 
 @dataclass
@@ -357,12 +400,12 @@ class Client:
         k = key if isinstance(key, bytes) else encode_cbor(key)
         return self.request("cowboy_getStorageAt", [_hex(_addr(actor)), _hex(k), _tag(block)])
 
-    def get_logs(self, address: Union[Address, Sequence[Address]], topics: Sequence[bytes] = (),
+    def get_logs(self, address: Union[Address, Sequence[Address]], topics: Sequence[Union[str, bytes]] = (),
                  from_block: Optional[BlockTag] = None, to_block: Optional[BlockTag] = None) -> list:
         addrs = [_hex(_addr(a)) for a in address] if isinstance(address, (list, tuple)) else _hex(_addr(address))
         f: dict = {"address": addrs}
-        if topics:
-            f["topics"] = [_hex(t) for t in topics]
+        if topics:  # event names (str) or raw topic fields (bytes)
+            f["topics"] = [_hex(encode_topics(t) if isinstance(t, str) else t) for t in topics]
         if from_block is not None:
             f["fromBlock"] = _tag(from_block)
         if to_block is not None:
@@ -395,11 +438,11 @@ class Client:
         or `pendingTransactions`, on the node's WebSocket (same host and port as `url`)."""
         return Subscription(self.url.replace("http://", "ws://", 1), topic, filter, self.timeout)
 
-    def watch_events(self, actor: Address, topics: Sequence[bytes] = ()) -> Subscription:
+    def watch_events(self, actor: Address, topics: Sequence[Union[str, bytes]] = ()) -> Subscription:
         """A subscription to an actor's events (results are the node's event JSON)."""
         f: dict = {"address": _hex(_addr(actor))}
         if topics:
-            f["topics"] = [_hex(t) for t in topics]
+            f["topics"] = [_hex(encode_topics(t) if isinstance(t, str) else t) for t in topics]
         return self.subscribe("events", f)
 
     def simulate(self, actor: Address, handler: str, args: Sequence[Any] = (), sender: Optional[Address] = None,
@@ -417,7 +460,13 @@ class Client:
         s = self.simulate(actor, handler, args, **kw)
         if not s.ok:
             err = s.error or {}
-            raise ActorCallError(handler, err.get("type", "Error"), err.get("message", ""))
+            type_, message = err.get("type", "Error"), err.get("message", "")
+            if _TYPE.match(type_) and not type_.startswith("ERR_"):
+                raise ActorCallError(handler, type_, message)
+            code, type_, detail = parse_failure(message, type_)
+            e = ActorCallError(handler, type_, detail)
+            e.code = code
+            raise e
         return s.value
 
     def estimate_fee(self, tx: Transaction) -> dict:
@@ -507,12 +556,28 @@ class Client:
         return self.send_transaction(key, Custom(sub_type, payload), **kw)
 
 
+_CODE = re.compile(r"(ERR_[A-Z0-9_]+): ?(.*)\Z", re.S)
+_TYPE = re.compile(r"([A-Z][A-Za-z0-9_.]*)(?:: (.*))?\Z", re.S)
+
+
+def parse_failure(text: str, fallback: str = "Error") -> tuple:
+    """(code, type, detail) of an error text, as the TS SDK's `parseFailure`:
+    "ERR_EXEC_HANDLER: ValueError: by must be positive" → ("ERR_EXEC_HANDLER", "ValueError", "by must be positive")."""
+    code, rest = None, text
+    m = _CODE.match(rest)
+    if m:
+        code, rest = m.group(1), m.group(2)
+    t = _TYPE.match(rest)
+    if t and not t.group(1).startswith("ERR_") and (t.group(2) is not None or code is not None):
+        return code, t.group(1), t.group(2) or ""
+    return code, code or fallback, rest
+
+
 def _receipt_error(handler: str, receipt: Receipt) -> ActorCallError:
-    msg = receipt.error or receipt.status
-    type_, sep, detail = msg.partition(": ")
-    if not sep or not type_.replace("_", "").isalnum():
-        type_, detail = receipt.status, msg
-    return ActorCallError(handler, type_, detail, receipt)
+    code, type_, detail = parse_failure(receipt.error or receipt.status, receipt.status)
+    err = ActorCallError(handler, type_, detail, receipt)
+    err.code = code
+    return err
 
 
 def value_from_json(v: Any) -> Any:

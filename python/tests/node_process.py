@@ -87,3 +87,13 @@ class Devnet:
             self.proc.kill()
             self.proc.wait()
         self.tmp.cleanup()
+
+
+def has_actor_runtime():
+    """Whether the native addon carries the actor runtime (`executeActor`)."""
+    node = find_node()
+    if node is None:
+        return False
+    r = subprocess.run([node, "-p", "typeof require('@cowboy/native').executeActor"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    return r.stdout.strip() == "function"

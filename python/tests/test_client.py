@@ -81,8 +81,8 @@ def test_deploy_and_send(client):
         client.send(key, ACTOR, "fail")
     assert e.value.receipt.status == "reverted"
     r = client.send(key, ACTOR, "emit", ["hi"])
-    logs = client.get_logs(ACTOR, topics=[b"Ping"], from_block=0)
-    assert logs[-1].value == ["hi"]
+    logs = client.get_logs(ACTOR, topics=["Ping"], from_block=0)
+    assert logs[-1].value == ["hi"] and logs[-1].name == "Ping" and logs[-1].topics == [b"Ping"]
     assert decode_cbor(r.return_data) is None
 
 
@@ -113,3 +113,22 @@ def test_subscriptions(client):
     with pytest.raises(TimeoutError):
         with client.subscribe("newHeads") as quiet:
             quiet.next_result(timeout=0.2)
+
+
+def test_topics():
+    from cowboy_py import decode_topics, encode_topics
+    field = encode_topics("Transfer", b"\xaa\xbb")
+    assert field.hex() == "00085472616e736665720002aabb"   # the same bytes as the TS SDK's encodeTopics
+    assert decode_topics(field) == [b"Transfer", b"\xaa\xbb"]
+    assert decode_topics(b"\x00\x05A") is None
+
+
+def test_parse_failure():
+    from cowboy_py.client import parse_failure
+    assert parse_failure("ERR_EXEC_HANDLER: ValueError: by must be positive") == \
+        ("ERR_EXEC_HANDLER", "ValueError", "by must be positive")
+    assert parse_failure("ERR_EXEC_NOT_ACTOR: 0xab is not an actor") == \
+        ("ERR_EXEC_NOT_ACTOR", "ERR_EXEC_NOT_ACTOR", "0xab is not an actor")
+    assert parse_failure("ValueError: told to fail") == (None, "ValueError", "told to fail")
+    assert parse_failure("ERR_EXEC_OUT_OF_CYCLES: OutOfCycles") == ("ERR_EXEC_OUT_OF_CYCLES", "OutOfCycles", "")
+    assert parse_failure("something odd", "reverted") == (None, "reverted", "something odd")

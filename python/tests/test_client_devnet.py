@@ -5,7 +5,7 @@ import pytest
 
 from cowboy_py import Client, RpcError, dev_account
 
-from node_process import Devnet, find_node
+from node_process import Devnet, find_node, has_actor_runtime
 
 pytestmark = pytest.mark.skipif(find_node() is None, reason="needs Node.js >= 22 to run the devnet")
 
@@ -49,3 +49,41 @@ def test_new_heads_subscription(client):
         a = int(heads.next_result(timeout=10)["number"], 16)
         b = int(heads.next_result(timeout=10)["number"], 16)
     assert b == a + 1
+
+
+COUNTER = """from cowboy_sdk import actor, emit
+
+
+@actor
+class Counter:
+    def __init__(self, start: int = 0):
+        self.storage["count"] = start
+
+    def increment(self, by: int = 1) -> int:
+        if by <= 0:
+            raise ValueError("by must be positive")
+        self.storage["count"] += by
+        emit("Incremented", self.storage["count"])
+        return self.storage["count"]
+
+    def get(self) -> int:
+        return self.storage["count"]
+"""
+
+
+@pytest.mark.skipif(not has_actor_runtime(), reason="the native addon has no actor runtime (executeActor)")
+def test_actor_deploy_send_call(client):
+    from cowboy_py import ActorCallError
+    me = dev_account(4)
+    d = client.deploy(me, COUNTER, args=[10])
+    assert d.receipt.contract_address == d.address
+    assert client.call(d.address, "get") == 10
+    r = client.send(me, d.address, "increment", [5])
+    assert r.value == 15
+    assert [(e.name, e.value) for e in r.events] == [("Incremented", 15)]
+    assert client.get_storage(d.address, "count") == 15
+    with pytest.raises(ActorCallError) as e:
+        client.send(me, d.address, "increment", [0])
+    assert (e.value.type, e.value.detail) == ("ValueError", "by must be positive")
+    logs = client.get_logs(d.address, topics=["Incremented"], from_block=0)
+    assert [ev.value for ev in logs] == [15]

@@ -315,7 +315,11 @@ pub fn find_actor_class(module: &Rc<Module>) -> Result<Rc<Class>, String> {
     match marked.len() {
         1 => return Ok(marked[0].clone()),
         0 => {}
-        n => return Err(format!("{n} classes are decorated with @actor; an actor has one")),
+        n => {
+            return Err(format!(
+                "{n} classes are decorated with @actor; an actor has one"
+            ));
+        }
     }
     if let Some(c) = own.iter().find(|c| &*c.name == "Actor") {
         return Ok(c.clone());
@@ -328,8 +332,12 @@ pub fn find_actor_class(module: &Rc<Module>) -> Result<Rc<Class>, String> {
 
 fn decode_args(vm: &mut Vm, raw: &[u8]) -> Result<Vec<Value>, Fail> {
     vm.charge(host::costs::codec(raw.len()))?;
-    let c = cbor::decode(raw)
-        .map_err(|e| fail("InvalidArguments", format!("arguments are not canonical CBOR: {e}")))?;
+    let c = cbor::decode(raw).map_err(|e| {
+        fail(
+            "InvalidArguments",
+            format!("arguments are not canonical CBOR: {e}"),
+        )
+    })?;
     let cbor::Value::Array(items) = c else {
         return Err(fail(
             "InvalidArguments",
@@ -379,12 +387,11 @@ fn save_state(vm: &mut Vm, inst: &Value, before: Option<Vec<u8>>) -> Result<(), 
     let Some(d) = instance_dict(inst) else {
         return Ok(());
     };
-    let entries: Vec<(Value, Value)> = d
-        .d
-        .borrow()
-        .iter()
-        .map(|e| (e.key.clone(), e.value.clone()))
-        .collect();
+    let entries: Vec<(Value, Value)> =
+        d.d.borrow()
+            .iter()
+            .map(|e| (e.key.clone(), e.value.clone()))
+            .collect();
     if entries.is_empty() {
         if before.is_some() {
             host::storage_remove(vm, STATE_KEY)?;
@@ -412,8 +419,12 @@ fn save_state(vm: &mut Vm, inst: &Value, before: Option<Vec<u8>>) -> Result<(), 
             Err(e) => return Err(e.into()),
         }
     }
-    let bytes = cbor::encode(&cbor::Value::Map(map))
-        .map_err(|e| fail("EncodingError", format!("actor attributes cannot be persisted: {e}")))?;
+    let bytes = cbor::encode(&cbor::Value::Map(map)).map_err(|e| {
+        fail(
+            "EncodingError",
+            format!("actor attributes cannot be persisted: {e}"),
+        )
+    })?;
     vm.charge(host::costs::codec(bytes.len()))?;
     if before.as_deref() != Some(&bytes[..]) {
         host::storage_write(vm, STATE_KEY, &bytes)?;

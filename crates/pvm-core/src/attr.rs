@@ -766,7 +766,7 @@ impl Vm {
                         let d = c.dict.borrow().clone();
                         return Ok(Value::dict(d));
                     }
-                    "__class__" => return Ok(Value::Class(self.types.get(TypeKind::Type))),
+                    "__class__" => return Ok(Value::Class(self.class_of(o))),
                     _ => {}
                 }
                 match self.class_lookup(c, name) {
@@ -1016,6 +1016,10 @@ impl Vm {
             )));
         }
         match o {
+            Value::Class(_) if self.meta_special(o, "__setattr__").is_some() => {
+                self.call_meta_special(o, "__setattr__", vec![Value::str(name), v])?;
+                Ok(())
+            }
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
                 if cls.builtin && cls.kind == TypeKind::Object && inst.exc.is_none() {
@@ -1152,6 +1156,10 @@ impl Vm {
     /// `del o.name`
     pub fn del_attr(&mut self, o: &Value, name: &str) -> PyResult<()> {
         match o {
+            Value::Class(_) if self.meta_special(o, "__delattr__").is_some() => {
+                self.call_meta_special(o, "__delattr__", vec![Value::str(name)])?;
+                Ok(())
+            }
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
                 if let Some(Value::Wrapper(w)) = self.class_lookup(&cls, name)

@@ -351,6 +351,12 @@ fn is_instance(vm: &mut Vm, v: &Value, cls: &Value) -> PyResult<bool> {
             }
             Ok(false)
         }
+        // an object whose type defines __instancecheck__ (e.g. typing.Any refusing the check)
+        Value::Instance(_) if vm.lookup_special(cls, "__instancecheck__").is_some() => {
+            let f = vm.lookup_special(cls, "__instancecheck__").unwrap_or_default();
+            let r = vm.call(&f, vec![cls.clone(), v.clone()], vec![])?;
+            vm.truthy(&r)
+        }
         _ => Err(vm.type_err("isinstance() arg 2 must be a type, a tuple of types, or a union")),
     }
 }

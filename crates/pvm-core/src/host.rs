@@ -368,7 +368,11 @@ impl ActorState {
 
 /// Run `f` with `host` attached to the actor state of `vm` (which must have one). The host is
 /// detached again before this returns, also when `f` panics.
-pub fn with_host<'h, R>(vm: &mut Vm, host: &'h mut (dyn Host + 'h), f: impl FnOnce(&mut Vm) -> R) -> R {
+pub fn with_host<'h, R>(
+    vm: &mut Vm,
+    host: &'h mut (dyn Host + 'h),
+    f: impl FnOnce(&mut Vm) -> R,
+) -> R {
     struct Detach<'a>(&'a mut Vm);
     impl Drop for Detach<'_> {
         fn drop(&mut self) {
@@ -435,7 +439,11 @@ fn with<R>(vm: &mut Vm, f: impl FnOnce(&mut dyn Host) -> Result<R, HostError>) -
 /// Charge cells, aborting with `OutOfCells` past the invocation's cell limit.
 pub fn charge_cells(vm: &mut Vm, n: u64) -> PyResult<()> {
     vm.charge_cells(n);
-    let limit = vm.actor.as_deref().map(|a| a.cells_limit).unwrap_or(u64::MAX);
+    let limit = vm
+        .actor
+        .as_deref()
+        .map(|a| a.cells_limit)
+        .unwrap_or(u64::MAX);
     if vm.meter.cells > limit {
         let used = vm.meter.cells;
         return Err(fatal(
@@ -593,7 +601,10 @@ pub fn to_cbor(vm: &mut Vm, v: &Value, depth: usize) -> PyResult<cbor::Value> {
     if depth > cbor::MAX_DEPTH {
         return Err(vm.exc(
             "ValueError",
-            format!("value nested deeper than {} levels cannot be encoded", cbor::MAX_DEPTH),
+            format!(
+                "value nested deeper than {} levels cannot be encoded",
+                cbor::MAX_DEPTH
+            ),
         ));
     }
     Ok(match v {
@@ -621,12 +632,11 @@ pub fn to_cbor(vm: &mut Vm, v: &Value, depth: usize) -> PyResult<cbor::Value> {
             cbor::Value::Array(out)
         }
         Value::Dict(d) => {
-            let entries: Vec<(Value, Value)> = d
-                .d
-                .borrow()
-                .iter()
-                .map(|e| (e.key.clone(), e.value.clone()))
-                .collect();
+            let entries: Vec<(Value, Value)> =
+                d.d.borrow()
+                    .iter()
+                    .map(|e| (e.key.clone(), e.value.clone()))
+                    .collect();
             let mut out = Vec::with_capacity(entries.len());
             for (k, val) in &entries {
                 out.push((to_cbor(vm, k, depth + 1)?, to_cbor(vm, val, depth + 1)?));
@@ -672,10 +682,12 @@ pub fn from_cbor(vm: &mut Vm, v: &cbor::Value, as_key: bool) -> PyResult<Value> 
         cbor::Value::Bool(b) => Value::Bool(*b),
         cbor::Value::Uint(n) => int::from_big(BigInt::from(*n)),
         cbor::Value::Nint(n) => int::from_big(-BigInt::from(*n) - 1),
-        cbor::Value::BigUint(m) => int::checked(BigInt::from_bytes_be(Sign::Plus, m))
-            .map_err(|e| vm.int_err(e))?,
-        cbor::Value::BigNint(m) => int::checked(-BigInt::from_bytes_be(Sign::Plus, m) - 1)
-            .map_err(|e| vm.int_err(e))?,
+        cbor::Value::BigUint(m) => {
+            int::checked(BigInt::from_bytes_be(Sign::Plus, m)).map_err(|e| vm.int_err(e))?
+        }
+        cbor::Value::BigNint(m) => {
+            int::checked(-BigInt::from_bytes_be(Sign::Plus, m) - 1).map_err(|e| vm.int_err(e))?
+        }
         cbor::Value::Float(bits) => Value::Float(F64(*bits)),
         cbor::Value::Text(s) => Value::str(s.as_str()),
         cbor::Value::Bytes(b) => Value::bytes(b.clone()),
@@ -714,7 +726,8 @@ pub fn from_cbor(vm: &mut Vm, v: &cbor::Value, as_key: bool) -> PyResult<Value> 
 /// Encode a Python value canonically, charging [`costs::codec`] of the output length.
 pub fn encode(vm: &mut Vm, v: &Value) -> PyResult<Vec<u8>> {
     let c = to_cbor(vm, v, 0)?;
-    let bytes = cbor::encode(&c).map_err(|e| vm.exc("ValueError", format!("cannot encode: {e}")))?;
+    let bytes =
+        cbor::encode(&c).map_err(|e| vm.exc("ValueError", format!("cannot encode: {e}")))?;
     vm.charge(costs::codec(bytes.len()))?;
     Ok(bytes)
 }
@@ -774,8 +787,8 @@ pub fn runtime_module(vm: &mut Vm, name: &str) -> PyResult<Value> {
     if name == "pvm_host" {
         return Ok(crate::modules::native_helper("pvm_host", PVM_HOST_FUNCS));
     }
-    let code = crate::compile::compile_module(COWBOY_SDK_SOURCE, "<pvm>/cowboy_sdk.py")
-        .map_err(|e| {
+    let code =
+        crate::compile::compile_module(COWBOY_SDK_SOURCE, "<pvm>/cowboy_sdk.py").map_err(|e| {
             vm.exc(
                 "SystemError",
                 format!("cowboy_sdk does not compile: {} (line {})", e.msg, e.line),
@@ -801,19 +814,15 @@ pub fn runtime_module(vm: &mut Vm, name: &str) -> PyResult<Value> {
 }
 
 fn arg<'a>(vm: &Vm, args: &'a [Value], i: usize, f: &str) -> PyResult<&'a Value> {
-    args.get(i).ok_or_else(|| {
-        vm.type_err(format!("pvm_host.{f}() missing argument {}", i + 1))
-    })
+    args.get(i)
+        .ok_or_else(|| vm.type_err(format!("pvm_host.{f}() missing argument {}", i + 1)))
 }
 
 fn bytes_arg(vm: &Vm, v: &Value, what: &str) -> PyResult<Vec<u8>> {
     match v {
         Value::Bytes(b) => Ok(b.b.to_vec()),
         Value::ByteArray(b) => Ok(b.b.borrow().clone()),
-        _ => Err(vm.type_err(format!(
-            "{what} must be bytes, not '{}'",
-            vm.type_name(v)
-        ))),
+        _ => Err(vm.type_err(format!("{what} must be bytes, not '{}'", vm.type_name(v)))),
     }
 }
 
@@ -1117,7 +1126,9 @@ pub fn call(
             let hash: [u8; 32] = fixed(vm, arg(vm, &args, 1, name)?, "message hash")?;
             let sig = bytes_arg(vm, arg(vm, &args, 2, name)?, "signature")?;
             vm.charge(costs::SECP256K1_VERIFY)?;
-            Ok(Value::Bool(with(vm, |h| h.verify_secp256k1(&pk, &hash, &sig))?))
+            Ok(Value::Bool(with(vm, |h| {
+                h.verify_secp256k1(&pk, &hash, &sig)
+            })?))
         }
         "ecrecover" => {
             let hash: [u8; 32] = fixed(vm, arg(vm, &args, 0, name)?, "message hash")?;
@@ -1133,7 +1144,9 @@ pub fn call(
             let msg = bytes_arg(vm, arg(vm, &args, 1, name)?, "message")?;
             let sig = bytes_arg(vm, arg(vm, &args, 2, name)?, "signature")?;
             vm.charge(costs::ED25519_VERIFY)?;
-            Ok(Value::Bool(with(vm, |h| h.verify_ed25519(&pk, &msg, &sig))?))
+            Ok(Value::Bool(with(vm, |h| {
+                h.verify_ed25519(&pk, &msg, &sig)
+            })?))
         }
         "verify_bls" => {
             let pk = bytes_arg(vm, arg(vm, &args, 0, name)?, "public key")?;
@@ -1144,7 +1157,9 @@ pub fn call(
                 None => Vec::new(),
             };
             vm.charge(costs::BLS_VERIFY)?;
-            Ok(Value::Bool(with(vm, |h| h.verify_bls(&pk, &ns, &msg, &sig))?))
+            Ok(Value::Bool(with(vm, |h| {
+                h.verify_bls(&pk, &ns, &msg, &sig)
+            })?))
         }
         _ => Err(vm.exc(
             "AttributeError",

@@ -289,9 +289,14 @@ impl Vm {
 
     // ---------- frames & calls ----------
 
-    /// Build a frame for calling `func` with bound locals.
-    fn frame_for(&mut self, func: &Rc<Function>, locals: Vec<Option<Value>>) -> Frame {
-        let code = func.code.clone();
+    /// The cells of a new frame of `func` (fresh cells, then the closure's), with cell
+    /// parameters moved from `locals` into their cells.
+    #[inline]
+    fn frame_cells(func: &Rc<Function>, locals: &mut [Option<Value>]) -> Vec<Rc<PyCell>> {
+        let code = &func.code;
+        if code.cellnames.is_empty() && func.closure.is_empty() && code.ncells == 0 {
+            return Vec::new();
+        }
         let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellnames.len());
         for _ in 0..code.ncells {
             let c = Rc::new(PyCell::default());
@@ -301,11 +306,50 @@ impl Vm {
         for c in &func.closure {
             cells.push(c.clone());
         }
-        let mut locals = locals;
         for &(ci, li) in &code.cell_params {
             let v = locals[li as usize].take();
             *cells[ci as usize].v.borrow_mut() = v;
         }
+        cells
+    }
+
+    /// Same as `frame_for` then `push_frame` (same checks in the same order: the frame's cells
+    /// exist before the memory check), but builds the frame directly on the frame stack.
+    #[inline]
+    fn push_call_frame(
+        &mut self,
+        func: &Rc<Function>,
+        mut locals: Vec<Option<Value>>,
+    ) -> PyResult<()> {
+        let cells = Self::frame_cells(func, &mut locals);
+        if self.frames.len() >= self.max_depth {
+            return Err(self.exc("RecursionError", "maximum recursion depth exceeded"));
+        }
+        self.check_mem(0)?;
+        let stack = self
+            .stack_pool
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(8));
+        self.frames.push(Frame {
+            code: func.code.clone(),
+            ip: 0,
+            stack,
+            locals,
+            cells,
+            globals: func.globals.clone(),
+            ns: None,
+            blocks: Vec::new(),
+            exc_stack: Vec::new(),
+            func: Some(func.clone()),
+        });
+        Ok(())
+    }
+
+    /// Build a frame for calling `func` with bound locals.
+    fn frame_for(&mut self, func: &Rc<Function>, locals: Vec<Option<Value>>) -> Frame {
+        let code = func.code.clone();
+        let mut locals = locals;
+        let cells = Self::frame_cells(func, &mut locals);
         Frame {
             code,
             ip: 0,
@@ -482,11 +526,11 @@ impl Vm {
             Value::Function(f) => {
                 let f = f.clone();
                 let locals = self.bind_args(&f, args, kwargs)?;
-                let frame = self.frame_for(&f, locals);
                 if f.code.kind == CodeKind::Generator {
+                    let frame = self.frame_for(&f, locals);
                     return Ok(self.make_generator(frame));
                 }
-                self.push_frame(frame)?;
+                self.push_call_frame(&f, locals)?;
                 let base = self.frames.len() - 1;
                 match self.run(base)? {
                     RunExit::Return(v) => Ok(v),
@@ -1283,6 +1327,13 @@ impl Vm {
                             crate::bytecode::CmpOp::Ne => Some(x != y),
                             _ => None,
                         },
+                        (Value::Float(x), Value::Float(y)) => float_cmp_fast(*x, *y, op),
+                        (Value::Float(x), Value::Int(y)) if y.unsigned_abs() <= 1 << 53 => {
+                            float_cmp_fast(*x, crate::float::F64::from_i64(*y), op)
+                        }
+                        (Value::Int(x), Value::Float(y)) if x.unsigned_abs() <= 1 << 53 => {
+                            float_cmp_fast(crate::float::F64::from_i64(*x), *y, op)
+                        }
                         _ => None,
                     };
                     let r = match r {
@@ -1649,8 +1700,7 @@ impl Vm {
                             locals.extend(f.stack.drain(at..).map(Some));
                             f.stack.pop();
                             locals.resize(nlocals, None);
-                            let frame = self.frame_for(&func, locals);
-                            self.push_frame(frame)?;
+                            self.push_call_frame(&func, locals)?;
                             continue;
                         }
                     }
@@ -1729,8 +1779,7 @@ impl Vm {
                             locals.reserve(nlocals);
                             locals.extend(f.stack.drain(at - 1..).map(Some));
                             locals.resize(nlocals, None);
-                            let frame = self.frame_for(&func, locals);
-                            self.push_frame(frame)?;
+                            self.push_call_frame(&func, locals)?;
                             continue;
                         }
                     }
@@ -2087,17 +2136,44 @@ impl Vm {
                 Instr::ImportStar => {
                     let m = self.pop();
                     if let Value::Module(m) = m {
-                        let items: Vec<(Value, Value)> = m
-                            .dict
-                            .borrow()
-                            .iter()
-                            .map(|e| (e.key.clone(), e.value.clone()))
-                            .collect();
+                        // `__all__` when the module defines it, else every public name
+                        let all = m.dict.borrow().get_str("__all__").cloned();
+                        let items: Vec<(Value, Value)> = match all {
+                            Some(all @ (Value::List(_) | Value::Tuple(_))) => {
+                                let mut v = Vec::new();
+                                for k in self.collect(&all)? {
+                                    let Value::Str(s) = &k else {
+                                        return Err(self.type_err(
+                                            "Item in __all__ must be str",
+                                        ));
+                                    };
+                                    let x = m.dict.borrow().get_str(&s.s).cloned();
+                                    match x {
+                                        Some(x) => v.push((k.clone(), x)),
+                                        None => {
+                                            return Err(self.exc(
+                                                "AttributeError",
+                                                format!(
+                                                    "module '{}' has no attribute '{}'",
+                                                    m.name, s.s
+                                                ),
+                                            ));
+                                        }
+                                    }
+                                }
+                                v
+                            }
+                            _ => m
+                                .dict
+                                .borrow()
+                                .iter()
+                                .filter(|e| matches!(&e.key, Value::Str(s) if !s.s.starts_with('_')))
+                                .map(|e| (e.key.clone(), e.value.clone()))
+                                .collect(),
+                        };
                         let g = self.fr().globals.clone();
                         for (k, v) in items {
-                            if let Value::Str(s) = k
-                                && !s.s.starts_with('_')
-                            {
+                            if let Value::Str(s) = k {
                                 g.dict.borrow_mut().set_str(s, v);
                             }
                         }
@@ -2179,8 +2255,7 @@ impl Vm {
             Value::Function(func) if func.code.kind != CodeKind::Generator => {
                 let func = func.clone();
                 let locals = self.bind_args(&func, args, kwargs)?;
-                let frame = self.frame_for(&func, locals);
-                self.push_frame(frame)?;
+                self.push_call_frame(&func, locals)?;
                 Ok(Some(()))
             }
             Value::BoundMethod(b) if matches!(&b.func, Value::Function(f) if f.code.kind != CodeKind::Generator) =>
@@ -2597,6 +2672,26 @@ fn float_fast(
         BinOp::Sub => Some(Value::Float(x.sub(y))),
         BinOp::Mul => Some(Value::Float(x.mul(y))),
         BinOp::TrueDiv if !y.is_zero() => Some(Value::Float(x.div(y))),
+        _ => None,
+    }
+}
+
+/// Float `< <= > >= ==` without the generic dispatch: IEEE comparisons (false with a NaN),
+/// which is what `compare` computes for two floats, or a float and an int of magnitude at most
+/// 2^53 (converted exactly).
+#[inline(always)]
+fn float_cmp_fast(
+    x: crate::float::F64,
+    y: crate::float::F64,
+    op: crate::bytecode::CmpOp,
+) -> Option<bool> {
+    use crate::bytecode::CmpOp;
+    match op {
+        CmpOp::Lt => Some(x.lt(y)),
+        CmpOp::Le => Some(x.le(y)),
+        CmpOp::Gt => Some(x.gt(y)),
+        CmpOp::Ge => Some(x.ge(y)),
+        CmpOp::Eq => Some(x.eq(y)),
         _ => None,
     }
 }

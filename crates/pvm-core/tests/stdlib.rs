@@ -49,11 +49,29 @@ fn cpython_output(py: &Path) -> Option<String> {
     Some(String::from_utf8_lossy(&o.stdout).into_owned())
 }
 
+/// `(program, line)` pairs of `tests/stdlib/known_gaps.txt`.
+fn known_gaps() -> Vec<(String, usize)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stdlib/known_gaps.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let file = it.next().unwrap_or_default().to_string();
+            let line = it.next().and_then(|n| n.parse().ok()).expect("known_gaps: line number");
+            (file, line)
+        })
+        .collect()
+}
+
 #[test]
 fn stdlib_programs_match_cpython() {
     let files = programs();
-    assert!(files.len() >= 3, "expected the stdlib corpus, found {}", files.len());
+    assert!(files.len() >= 23, "expected the stdlib corpus, found {}", files.len());
+    let gaps = known_gaps();
     let mut failures = Vec::new();
+    let mut checked_lines = 0;
     for py in &files {
         let src = std::fs::read_to_string(py).expect("read program");
         let expected =
@@ -63,76 +81,114 @@ fn stdlib_programs_match_cpython() {
         }
         let name = py.file_name().and_then(|n| n.to_str()).unwrap_or("?");
         let got = render(&run_program(&src, name, &Limits::default()));
-        if got != expected {
-            let diff: Vec<String> = got
-                .lines()
-                .zip(expected.lines())
-                .enumerate()
-                .filter(|(_, (a, b))| a != b)
-                .take(3)
-                .map(|(i, (a, b))| format!("  line {}:\n    pvm:     {a}\n    cpython: {b}", i + 1))
-                .collect();
+        let (g, e): (Vec<&str>, Vec<&str>) = (got.lines().collect(), expected.lines().collect());
+        if g.len() != e.len() {
             failures.push(format!(
-                "{name}: {} lines vs {} expected\n{}",
-                got.lines().count(),
-                expected.lines().count(),
-                diff.join("\n")
+                "{name}: {} lines, CPython printed {}\n{got}",
+                g.len(),
+                e.len()
             ));
+            continue;
+        }
+        for (i, (a, b)) in g.iter().zip(e.iter()).enumerate() {
+            checked_lines += 1;
+            let listed = gaps.iter().any(|(f, l)| f == name && *l == i + 1);
+            match (a == b, listed) {
+                (true, false) | (false, true) => {}
+                (false, false) => failures.push(format!(
+                    "{name} line {}:\n    pvm:     {a}\n    cpython: {b}",
+                    i + 1
+                )),
+                (true, true) => failures.push(format!(
+                    "{name} line {} now matches CPython: remove it from known_gaps.txt",
+                    i + 1
+                )),
+            }
         }
     }
-    assert!(failures.is_empty(), "{} of {} programs differ:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(checked_lines > 300, "only {checked_lines} lines compared");
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 fn run(src: &str) -> RunOutcome {
     run_program(src, "t.py", &Limits::default())
 }
 
-/// Cycles of `prog` minus cycles of `base` (same program without the import statements).
-fn delta(prog: &str, base: &str) -> u64 {
-    let a = run(prog);
-    let b = run(base);
-    assert_eq!(a.error, None, "{prog}");
-    assert_eq!(b.error, None, "{base}");
-    a.cycles_used - b.cycles_used
+/// Cycles of `prog` beyond those of the empty program.
+fn cost(prog: &str) -> u64 {
+    let o = run(prog);
+    assert_eq!(o.error, None, "{prog}");
+    o.cycles_used - run("").cycles_used
 }
 
 #[test]
 fn import_costs_are_exact() {
-    // An `import x` statement is the Import instruction (1) + the import cost + storing the
-    // name (2); `pass` costs 1, so the deltas below are import cost + 2.
-    for m in ["math", "json", "re", "hashlib", "collections", "decimal", "enum", "abc"] {
-        assert_eq!(delta(&format!("import {m}\n"), "pass\n"), 100 + 2, "first import of {m}");
+    // `import x` = the Import instruction (1) + the import cost + storing the name (2)
+    for m in [
+        "abc",
+        "collections",
+        "dataclasses",
+        "decimal",
+        "enum",
+        "functools",
+        "hashlib",
+        "itertools",
+        "json",
+        "math",
+        "re",
+        "struct",
+        "typing",
+    ] {
+        assert_eq!(cost(&format!("import {m}\n")), 1 + 100 + 2, "first import of {m}");
         assert_eq!(
-            delta(&format!("import {m}\nimport {m}\n"), &format!("import {m}\npass\n")),
-            5 + 2,
+            cost(&format!("import {m}\nimport {m}\n")),
+            (1 + 100 + 2) + (1 + 5 + 2),
             "cached import of {m}"
+        );
+        // `from m import x` = Import (1 + cost) + ImportFrom (1) + store (2) + Pop (1)
+        assert_eq!(
+            cost(&format!("import {m}\nfrom {m} import __name__ as n\n")),
+            (1 + 100 + 2) + (1 + 5 + 1 + 2 + 1),
+            "from-import of {m}"
         );
     }
     // refused: the Import instruction (1) + the 50-cycle penalty, then ImportError
-    let o = run("import os\n");
-    assert_eq!(o.error.as_ref().map(|e| e.type_name.as_str()), Some("ImportError"));
-    assert_eq!(o.cycles_used, 1 + 50);
-    let o = run("import socket\n");
-    assert_eq!(o.cycles_used, 1 + 50);
-    // first import alone: 1 + 100 + 2
-    assert_eq!(run("import json\n").cycles_used, 1 + 100 + 2);
-    assert_eq!(run("import json\nimport json\n").cycles_used, 2 * 3 + 100 + 5);
+    for src in ["import os\n", "import socket\n", "import random\n", "from sys import argv\n"] {
+        let o = run(src);
+        assert_eq!(o.error.as_ref().map(|e| e.type_name.as_str()), Some("ImportError"));
+        assert_eq!(o.cycles_used, 1 + 50, "{src}");
+    }
 }
 
 #[test]
 fn module_body_is_not_charged_to_the_caller() {
-    // decimal's body defines hundreds of functions; the caller still pays a flat 100
-    let small = run("import abc\n").cycles_used;
-    let big = run("import decimal\n").cycles_used;
-    assert_eq!(small, big);
-    assert_eq!(big, 1 + 100 + 2);
+    // decimal's body defines hundreds of functions and classes; the caller pays a flat 100
+    // like for the smallest module
+    assert_eq!(cost("import decimal\n"), cost("import abc\n"));
+    assert_eq!(cost("import decimal\n"), 103);
+    // ... and the body does not eat into the caller's budget
+    let o = run_program(
+        "import decimal\nprint(decimal.Decimal('1.5') * 2)\n",
+        "t.py",
+        &Limits {
+            cycles: 2_000,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(o.error, None);
+    assert_eq!(o.stdout, "3.0\n");
 }
 
 #[test]
 fn from_import_forms() {
     let o = run(
-        "from json import dumps, loads as L\nimport collections as c\nfrom math import *\nfrom re import *\n\
-         print(dumps(L('[1]')), c.Counter('aab')['a'], floor(2.5), compile('a').pattern)\n",
+        "from json import dumps, loads as ld\nimport collections as c\nfrom math import *\nfrom re import *\n\
+         print(dumps(ld('[1]')), c.Counter('aab')['a'], floor(2.5), compile('a').pattern)\n",
     );
     assert_eq!(o.error, None);
     assert_eq!(o.stdout, "[1] 2 2 a\n");
@@ -166,12 +222,16 @@ fn refused_import_names_the_whitelist() {
 
 #[test]
 fn modules_are_cached_per_invocation() {
-    let o = run("import json\nimport json as j2\nprint(json is j2)\njson.x = 1\nimport json\nprint(json.x)\n");
+    let o = run(
+        "import json\nimport json as j2\nfrom json import dumps\nprint(json is j2, dumps is json.dumps)\n",
+    );
     assert_eq!(o.error, None);
-    assert_eq!(o.stdout, "True\n1\n");
-    // the cache does not outlive the invocation
-    let o = run("import json\nprint(hasattr(json, 'x'))\n");
-    assert_eq!(o.stdout, "False\n");
+    assert_eq!(o.stdout, "True True\n");
+    // module state lives as long as the invocation: a cache filled in one run is empty in
+    // the next
+    let src = "import functools\nprint(functools.lru_cache(maxsize=None)(abs).cache_info().currsize)\n";
+    assert_eq!(run(src).stdout, "0\n");
+    assert_eq!(run(src).stdout, "0\n");
 }
 
 #[test]
@@ -194,19 +254,25 @@ fn regex_cost_grows_with_the_work() {
 
 #[test]
 fn hash_costs_follow_the_spec() {
-    // the digest call's cost difference between inputs of 0 and 640 bytes is 8 per
-    // 64-byte block for SHA-256 and 6 per 32 bytes for Keccak
+    // the native digest of n bytes, called directly: everything but the hash cost is the
+    // same for every n
     let cost = |algo: &str, n: usize| {
         let o = run(&format!(
-            "import hashlib\nd = b'x' * {n}\nh = hashlib.{algo}(d)\nh.digest()\n"
+            "import hashlib\nd = bytes({n})\nhashlib._native.digest('{algo}', d, 32, b'', b'', b'')\n"
         ));
         assert_eq!(o.error, None);
-        o.cycles_used
+        o.cycles_used as i64
     };
-    assert_eq!(cost("sha256", 640) - cost("sha256", 0), 10 * 8);
-    assert_eq!(cost("keccak_256", 640) - cost("keccak_256", 0), 20 * 6);
-    assert_eq!(cost("sha3_256", 640) - cost("sha3_256", 0), 20 * 6);
-    assert_eq!(cost("blake2b", 640) - cost("blake2b", 0), 5 * 8);
+    let base = cost("sha256", 0);
+    // SHA-256: 500 + 8 per started 64-byte block
+    assert_eq!(cost("sha256", 1) - base, 8);
+    assert_eq!(cost("sha256", 640) - base, 80);
+    assert_eq!(cost("sha256", 641) - base, 88);
+    // Keccak-256 / SHA3-256: 6 per started 32 bytes
+    assert_eq!(cost("keccak_256", 640) - base, 120 - 500);
+    assert_eq!(cost("sha3_256", 33) - base, 12 - 500);
+    // BLAKE2b: 500 + 8 per started 128-byte block
+    assert_eq!(cost("blake2b", 640) - base, 40);
 }
 
 #[test]
@@ -228,9 +294,34 @@ fn module_heap_counts_against_the_cap() {
         "import decimal\n",
         "t.py",
         &Limits {
-            heap_bytes: 64 * 1024,
+            heap_bytes: 32 * 1024,
             ..Limits::default()
         },
     );
     assert_eq!(o.error.map(|e| e.type_name), Some("MemoryError".to_string()));
+}
+
+#[test]
+fn unsupported_regex_features_name_themselves() {
+    let o = run(
+        "import re\nfor p, f in [(r'\\N{DIGIT ONE}', 0), (b'a', re.L)]:\n    try:\n        re.compile(p, f)\n    except re.error as e:\n        print(e)\n",
+    );
+    assert_eq!(o.error, None);
+    assert_eq!(
+        o.stdout,
+        "\\N{...} named characters are not supported in the PVM at position 0\n\
+         the LOCALE flag is not supported in the PVM (it depends on the host locale)\n"
+    );
+}
+
+#[test]
+fn stdlib_modules_are_deterministic() {
+    let src = "import json, re, hashlib, decimal, collections\n\
+               c = collections.Counter(re.findall(r'\\w+', 'a b a c b a'))\n\
+               print(json.dumps(c, sort_keys=True), hashlib.sha256(json.dumps(c).encode()).hexdigest()[:16],\n\
+               decimal.Decimal(1) / 7)\n";
+    let a = run(src);
+    let b = run(src);
+    assert_eq!(a.error, None);
+    assert_eq!(a, b);
 }

@@ -174,10 +174,10 @@ class Enum(metaclass=EnumType):
         return None
 
     def __repr__(self):
-        return f'<{self.__class__.__name__}.{self._name_}: {self._value_!r}>'
+        return f'<{type(self).__name__}.{self._name_}: {self._value_!r}>'
 
     def __str__(self):
-        return f'{self.__class__.__name__}.{self._name_}'
+        return f'{type(self).__name__}.{self._name_}'
 
     def __format__(self, format_spec):
         return format(str(self), format_spec)
@@ -186,7 +186,7 @@ class Enum(metaclass=EnumType):
         return hash(self._name_)
 
     def __reduce_ex__(self, proto):
-        return self.__class__, (self._value_,)
+        return type(self), (self._value_,)
 
     @property
     def name(self):
@@ -248,14 +248,14 @@ class Flag(Enum):
         return pseudo
 
     def __contains__(self, other):
-        if not isinstance(other, self.__class__):
+        if not isinstance(other, type(self)):
             raise TypeError(
-                f"unsupported operand type(s) for 'in': '{type(other).__qualname__}' and '{self.__class__.__qualname__}'"
+                f"unsupported operand type(s) for 'in': '{type(other).__qualname__}' and '{type(self).__qualname__}'"
             )
         return other._value_ & self._value_ == other._value_
 
     def __iter__(self):
-        for m in self.__class__:
+        for m in type(self):
             if m._value_ and _is_single_bit(m._value_) and m._value_ & self._value_ == m._value_:
                 yield m
 
@@ -266,31 +266,31 @@ class Flag(Enum):
         return bool(self._value_)
 
     def __or__(self, other):
-        if not isinstance(other, self.__class__):
+        if not isinstance(other, type(self)):
             return NotImplemented
-        return self.__class__(self._value_ | other._value_)
+        return type(self)(self._value_ | other._value_)
 
     def __and__(self, other):
-        if not isinstance(other, self.__class__):
+        if not isinstance(other, type(self)):
             return NotImplemented
-        return self.__class__(self._value_ & other._value_)
+        return type(self)(self._value_ & other._value_)
 
     def __xor__(self, other):
-        if not isinstance(other, self.__class__):
+        if not isinstance(other, type(self)):
             return NotImplemented
-        return self.__class__(self._value_ ^ other._value_)
+        return type(self)(self._value_ ^ other._value_)
 
     def __invert__(self):
         all_bits = 0
-        for m in self.__class__:
+        for m in type(self):
             all_bits |= m._value_
-        return self.__class__(all_bits & ~self._value_)
+        return type(self)(all_bits & ~self._value_)
 
     def __repr__(self):
-        return f'<{self.__class__.__name__}.{self._name_}: {self._value_!r}>'
+        return f'<{type(self).__name__}.{self._name_}: {self._value_!r}>'
 
     def __str__(self):
-        return f'{self.__class__.__name__}.{self._name_}'
+        return f'{type(self).__name__}.{self._name_}'
 
 
 class IntFlag(int, Flag):

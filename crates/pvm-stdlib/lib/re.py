@@ -35,6 +35,14 @@ _FLAG_NAMES = (
 
 _MAXSIZE = 9223372036854775807
 
+# flag combinations CPython rejects with ValueError rather than re.error
+_FLAG_VALUE_ERRORS = frozenset((
+    'cannot use LOCALE flag with a str pattern',
+    'ASCII and UNICODE flags are incompatible',
+    'cannot use UNICODE flag with a bytes pattern',
+    'ASCII and LOCALE flags are incompatible',
+))
+
 
 class error(Exception):
     """Exception raised for invalid regular expressions (`re.error`)."""
@@ -75,6 +83,8 @@ class Pattern:
     def __init__(self, pattern, flags):
         r = _native.compile(pattern, flags)
         if r[0] is False:
+            if r[1] in _FLAG_VALUE_ERRORS:
+                raise ValueError(r[1])
             raise error(r[1], pattern, r[2])
         self.pattern = pattern
         self._f = flags

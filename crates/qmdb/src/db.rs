@@ -242,6 +242,14 @@ pub struct Db {
     rel_buf: Vec<u64>,
 }
 
+impl Drop for Db {
+    /// Dropping an open store is a clean close (see [`Db::close`]); errors are ignored here
+    /// (a missing snapshot only makes the next open replay the log).
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
 /// Validates a key length.
 pub fn check_key(key: &[u8]) -> Result<(), Error> {
     if key.is_empty() || key.len() > MAX_KEY_LEN {
@@ -388,8 +396,10 @@ impl Db {
         self.lock.is_none()
     }
 
-    /// Closes the store: pending (uncommitted) writes are dropped, the in-memory state is
-    /// freed and the directory lock is released, so another `Db` may open it. Afterwards every
+    /// Closes the store: pending (uncommitted) writes are dropped, a snapshot of the in-memory
+    /// state is written so the next open does not replay the log (`snapshot.bin`, see
+    /// `docs/state.md`), the in-memory state is freed and the directory lock is released, so
+    /// another `Db` may open it. Dropping a `Db` closes it the same way. Afterwards every
     /// fallible method returns `Error::Closed`; `version()` and `root()` keep answering with the
     /// last committed values. Closing twice is a no-op.
     pub fn close(&mut self) -> Result<(), Error> {

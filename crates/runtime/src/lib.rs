@@ -61,7 +61,11 @@ impl Host for QmdbHost<'_> {
     /// The balance from the account record (0 without one). Balances are u64 by contract; a
     /// larger stored balance is reported as `u64::MAX`.
     fn balance(&mut self) -> Result<u64, HostError> {
-        match self.db.get(&keys::account(&self.actor)).map_err(storage_err)? {
+        match self
+            .db
+            .get(&keys::account(&self.actor))
+            .map_err(storage_err)?
+        {
             None => Ok(0),
             Some(raw) => {
                 let acc = keys::Account::decode(&raw).map_err(storage_err)?;
@@ -115,7 +119,8 @@ pub fn verify_secp256k1(public_key: &[u8], hash: &[u8; 32], signature: &[u8]) ->
     let Ok(sig) = secp256k1::ecdsa::Signature::from_compact(signature) else {
         return false;
     };
-    sig.verify(secp256k1::Message::from_digest(*hash), &pk).is_ok()
+    sig.verify(secp256k1::Message::from_digest(*hash), &pk)
+        .is_ok()
 }
 
 /// Ethereum-style recovery: 65-byte `r‖s‖v` (v ∈ {0, 1, 27, 28}, low s) → signer address.

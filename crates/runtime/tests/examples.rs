@@ -62,7 +62,9 @@ impl Env {
             balance: bal,
             ..Default::default()
         };
-        self.db().put(&keys::account(&ACTOR), &acc.encode()).unwrap();
+        self.db()
+            .put(&keys::account(&ACTOR), &acc.encode())
+            .unwrap();
     }
 
     /// Apply the value of `send` effects (what the state transition does on delivery).
@@ -80,7 +82,9 @@ impl Env {
             balance: bal,
             ..Default::default()
         };
-        self.db().put(&keys::account(&ACTOR), &acc.encode()).unwrap();
+        self.db()
+            .put(&keys::account(&ACTOR), &acc.encode())
+            .unwrap();
     }
 
     fn run(&mut self, kind: ExecKind, sender: [u8; 20], value: u64, args: Vec<V>) -> ExecResult {
@@ -130,12 +134,7 @@ impl Env {
     }
 
     fn call(&mut self, h: &str, sender: [u8; 20], value: u64, args: Vec<V>) -> ExecResult {
-        self.run(
-            ExecKind::Call { handler: h.into() },
-            sender,
-            value,
-            args,
-        )
+        self.run(ExecKind::Call { handler: h.into() }, sender, value, args)
     }
 
     fn ok(&mut self, h: &str, sender: [u8; 20], value: u64, args: Vec<V>) -> (V, ExecResult) {
@@ -186,10 +185,18 @@ fn sends(r: &ExecResult) -> Vec<(Vec<u8>, String, u64)> {
 #[test]
 fn token_with_allowances() {
     let mut e = Env::new();
-    let d = e.deploy(TOKEN, ALICE, 0, vec![t("Cowboy Dollar"), t("CBD"), u(1_000)]);
+    let d = e.deploy(
+        TOKEN,
+        ALICE,
+        0,
+        vec![t("Cowboy Dollar"), t("CBD"), u(1_000)],
+    );
     assert_eq!(d.effects.len(), 1);
     assert_eq!(e.ok("balance_of", BOB, 0, vec![b(&ALICE)]).0, u(1_000));
-    assert_eq!(e.ok("transfer", ALICE, 0, vec![b(&BOB), u(300)]).0, V::Bool(true));
+    assert_eq!(
+        e.ok("transfer", ALICE, 0, vec![b(&BOB), u(300)]).0,
+        V::Bool(true)
+    );
     assert_eq!(e.ok("balance_of", BOB, 0, vec![b(&ALICE)]).0, u(700));
     assert_eq!(e.ok("balance_of", BOB, 0, vec![b(&BOB)]).0, u(300));
     assert_eq!(
@@ -206,13 +213,24 @@ fn token_with_allowances() {
     );
     // allowances
     e.ok("approve", ALICE, 0, vec![b(&CAROL), u(100)]);
-    assert_eq!(e.ok("allowance", BOB, 0, vec![b(&ALICE), b(&CAROL)]).0, u(100));
     assert_eq!(
-        e.fails("transfer_from", CAROL, 0, vec![b(&ALICE), b(&CAROL), u(101)]),
+        e.ok("allowance", BOB, 0, vec![b(&ALICE), b(&CAROL)]).0,
+        u(100)
+    );
+    assert_eq!(
+        e.fails(
+            "transfer_from",
+            CAROL,
+            0,
+            vec![b(&ALICE), b(&CAROL), u(101)]
+        ),
         "InsufficientFunds"
     );
     e.ok("transfer_from", CAROL, 0, vec![b(&ALICE), b(&CAROL), u(60)]);
-    assert_eq!(e.ok("allowance", BOB, 0, vec![b(&ALICE), b(&CAROL)]).0, u(40));
+    assert_eq!(
+        e.ok("allowance", BOB, 0, vec![b(&ALICE), b(&CAROL)]).0,
+        u(40)
+    );
     assert_eq!(e.ok("balance_of", BOB, 0, vec![b(&CAROL)]).0, u(60));
     assert_eq!(e.ok("balance_of", BOB, 0, vec![b(&ALICE)]).0, u(640));
     assert_eq!(
@@ -222,7 +240,9 @@ fn token_with_allowances() {
     assert_eq!(e.ok("total_supply", BOB, 0, vec![]).0, u(1_000));
     assert_eq!(e.fails("_move", ALICE, 0, vec![]), "HandlerNotFound");
     let (_, r) = e.ok("transfer", CAROL, 0, vec![b(&BOB), u(60)]);
-    assert!(matches!(&r.effects[0], Effect::Event { topics, .. } if topics == &vec![b"Transfer".to_vec()]));
+    assert!(
+        matches!(&r.effects[0], Effect::Event { topics, .. } if topics == &vec![b"Transfer".to_vec()])
+    );
 }
 
 #[test]
@@ -275,7 +295,10 @@ fn auction_closes_at_its_timer() {
     // the timer fires: a call of `close` with the timer's data
     let (w, r) = e.ok("close", ACTOR, 0, vec![V::Null]);
     assert_eq!(w, b(&CAROL));
-    assert_eq!(sends(&r), vec![(ALICE.to_vec(), "proceeds".to_string(), 80)]);
+    assert_eq!(
+        sends(&r),
+        vec![(ALICE.to_vec(), "proceeds".to_string(), 80)]
+    );
     assert_eq!(e.fails("close", ACTOR, 0, vec![V::Null]), "ActorError");
 }
 
@@ -301,12 +324,19 @@ fn dca_bot_reschedules_itself() {
         e.height = next;
         let (v, r) = e.ok("buy", ACTOR, 0, vec![V::Null]);
         assert_eq!(v, u(round));
-        assert_eq!(sends(&r), vec![(exchange.to_vec(), "swap".to_string(), 100)]);
+        assert_eq!(
+            sends(&r),
+            vec![(exchange.to_vec(), "swap".to_string(), 100)]
+        );
         if round < 3 {
             next = fire(&r);
             assert_eq!(next, e.height + 5);
         } else {
-            assert!(!r.effects.iter().any(|x| matches!(x, Effect::SetTimer { .. })));
+            assert!(
+                !r.effects
+                    .iter()
+                    .any(|x| matches!(x, Effect::SetTimer { .. }))
+            );
         }
     }
     assert_eq!(e.balance(), 700);

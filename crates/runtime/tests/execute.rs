@@ -300,7 +300,9 @@ fn context_balance_and_timer_ids() {
         ])
     );
     let r = call(db, "timers", vec![]);
-    let id = |i: u32| cowboy_codec::hash::keccak256_concat(&[b"cowboy-timer", &[9; 32], &i.to_be_bytes()]);
+    let id = |i: u32| {
+        cowboy_codec::hash::keccak256_concat(&[b"cowboy-timer", &[9; 32], &i.to_be_bytes()])
+    };
     let (a, b) = (id(0), id(1));
     assert_eq!(
         value(&r),
@@ -466,7 +468,12 @@ fn signature_host_calls() {
     let r = call(
         db,
         "bls",
-        vec![b(bpk.as_bytes()), b(b"msg"), b(bsig.as_bytes()), b(b"other")],
+        vec![
+            b(bpk.as_bytes()),
+            b(b"msg"),
+            b(bsig.as_bytes()),
+            b(b"other"),
+        ],
     );
     assert_eq!(value(&r), cbor::Value::Bool(false));
 }

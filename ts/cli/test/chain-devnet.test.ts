@@ -3,7 +3,8 @@
  * status, balance, transfer (signed with a development account, fees from the node),
  * receipt, block with its transactions, tx get, faucet — human and JSON output.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,16 @@ import { setIo } from "../src/io.ts";
 import { main } from "../src/main.ts";
 
 let devnet: Devnet;
+const hasRuntime = (() => {
+  try {
+    return (
+      typeof (createRequire(import.meta.url)("@cowboy/native") as Record<string, unknown>).executeActor ===
+      "function"
+    );
+  } catch {
+    return false;
+  }
+})();
 const dir = mkdtempSync(join(tmpdir(), "cowboy-cli-devnet-"));
 
 async function cowboy(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -80,4 +91,52 @@ describe("cowboy on the devnet", () => {
     await cowboy(["receipt", hash, "--wait", "30000"]);
     expect((await cowboy(["balance", who])).stdout).toMatch(/^3 CBY/);
   }, 60_000);
+
+  it.skipIf(!hasRuntime)(
+    "init, deploy, send, call, logs with an actor (needs the actor runtime)",
+    async () => {
+      expect((await cowboy(["init", "."])).code).toBe(0);
+      writeFileSync(
+        join(dir, "actor.py"),
+        `from cowboy_sdk import actor, emit
+
+
+@actor
+class Counter:
+    def __init__(self, start: int = 0):
+        self.storage["count"] = start
+
+    def increment(self, by: int = 1) -> int:
+        if by <= 0:
+            raise ValueError("by must be positive")
+        self.storage["count"] += by
+        emit("Incremented", self.storage["count"])
+        return self.storage["count"]
+
+    def get(self) -> int:
+        return self.storage["count"]
+`,
+      );
+      const d = await cowboy(["deploy", "--dev", "2", "--args", "[10]", "-q"]);
+      expect(d.stderr).toBe("");
+      const actor = d.stdout.trim();
+      expect(actor).toMatch(/^0x[0-9a-f]{40}$/);
+      const s = await cowboy(["send", actor, "increment", "[5]", "--dev", "2"]);
+      expect(s.stdout).toMatch(/status\s+success/);
+      expect(s.stdout).toMatch(/result\s+15/);
+      expect(s.stdout).toMatch(/Incremented\s+15/); // the receipt's events, topics decoded
+      const c = await cowboy(["call", actor, "get"]);
+      expect(c.stdout).toMatch(/^result\s+15$/m);
+      const bad = await cowboy(["send", actor, "increment", "[0]", "--dev", "2"]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(
+        /ERR_TX_REVERTED: the transaction reverted: ERR_EXEC_HANDLER: ValueError: by must be positive/,
+      );
+      const logs = await cowboy(["logs", actor, "--from-block", "0", "--topic", "Incremented", "--json"]);
+      const events = JSON.parse(logs.stdout);
+      expect(events.map((e: { decoded: unknown }) => e.decoded)).toEqual([15]);
+      expect(events[0].topics).toEqual(["Incremented"]);
+    },
+    90_000,
+  );
 });

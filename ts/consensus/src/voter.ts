@@ -55,8 +55,19 @@ export interface Application {
   verify(proposal: Proposal, block: unknown, beacon: Uint8Array): boolean;
   /** a block finalized earlier (for peers that fetch it), or null */
   finalizedBlock(digest: string): unknown | null;
-  /** a block became final; called once per block, in chain order */
-  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void;
+  /**
+   * A block became final; called once per block, in chain order. `certificate` is its own
+   * finalization certificate (null for an ancestor finalized by a descendant's). `participants`
+   * are the validators (ascending indices) whose valid notarize or finalize vote for this block
+   * this node saw before finalizing it — the input of downtime accounting — or null when the
+   * node did not follow that view (it fetched the block).
+   */
+  finalized(
+    proposal: Proposal,
+    block: unknown,
+    certificate: Certificate | null,
+    participants?: readonly number[] | null,
+  ): void;
 }
 
 export interface Network {
@@ -137,6 +148,8 @@ interface ViewState {
   sentNullify: boolean;
   sentFinalize: boolean;
   retrying: boolean;
+  /** notarize / finalize votes that arrived after their certificate (unverified; for participation) */
+  readonly late: Vote[];
   timers: Array<() => void>;
 }
 
@@ -155,6 +168,7 @@ function newView(view: number): ViewState {
     sentNullify: false,
     sentFinalize: false,
     retrying: false,
+    late: [],
     timers: [],
   };
 }
@@ -536,7 +550,12 @@ export class Voter {
         : vote.kind === "nullify"
           ? s?.nullification
           : s?.finalization;
-    if (cert != null && sameProposal(cert.proposal, vote.proposal)) return;
+    if (cert != null && sameProposal(cert.proposal, vote.proposal)) {
+      // kept unverified, only to credit the signer's participation when the block finalizes
+      if (vote.kind !== "nullify" && s !== undefined && s.late.length < 2 * this.scheme.participants)
+        s.late.push(vote);
+      return;
+    }
     // a scheme with batch verification checks votes when a quorum has gathered (spec:
     // "signatures are buffered and batch-verified at quorum"); otherwise check each now
     if (this.scheme.verifyVotes === undefined && !this.isValid(vote)) return;
@@ -697,7 +716,12 @@ export class Voter {
       chain.reverse();
       for (const entry of chain) {
         const isTip = entry.proposal.payload === (cert.proposal as Proposal).payload;
-        this.app.finalized(entry.proposal, entry.block, isTip ? cert : null);
+        this.app.finalized(
+          entry.proposal,
+          entry.block,
+          isTip ? cert : null,
+          this.participants(entry.proposal),
+        );
         this.lastFinalized = entry.proposal.payload;
         this.lastFinalizedView = entry.proposal.round.view;
         this.lastFinalizedHeight = entry.proposal.height;
@@ -705,6 +729,34 @@ export class Voter {
       this.metrics?.onFinalized(this.lastFinalizedView);
       this.prune();
     }
+  }
+
+  /**
+   * Validators whose notarize or finalize vote for `proposal` we hold, after verifying the
+   * ones not checked yet (one batch per kind); null if we did not follow that view.
+   */
+  private participants(proposal: Proposal): number[] | null {
+    const s = this.views.get(proposal.round.view);
+    if (s === undefined) return null;
+    const key = proposalKey(proposal);
+    const signers = new Set<number>();
+    for (const kind of ["notarize", "finalize"] as const) {
+      const book = kind === "notarize" ? s.notarizes : s.finalizes;
+      const votes = [...book.values(), ...s.late.filter((v) => v.kind === kind)].filter(
+        (v) => v.proposal !== null && proposalKey(v.proposal) === key && !signers.has(v.signer),
+      );
+      const unchecked = votes.filter((v) => !this.checked.has(v));
+      const invalid = new Set(
+        unchecked.length === 0
+          ? []
+          : this.scheme.verifyVotes !== undefined
+            ? this.scheme.verifyVotes(unchecked)
+            : unchecked.flatMap((v, i) => (this.scheme.verifyVote(v) ? [] : [i])),
+      );
+      for (const [i, v] of unchecked.entries()) if (!invalid.has(i)) this.checked.add(v);
+      for (const v of votes) if (this.checked.has(v)) signers.add(v.signer);
+    }
+    return [...signers].sort((a, b) => a - b);
   }
 
   // ---------------------------------------------------------------- fetching missing data

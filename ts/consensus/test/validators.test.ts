@@ -13,6 +13,7 @@ import {
   loadNative,
   nativeValidatorCrypto,
   type Proposal,
+  Simulation,
   ValidatorError,
   ValidatorRegistry,
   type Vote,
@@ -189,6 +190,67 @@ describe("equivocation evidence and slashing", () => {
     expect(kv.map.size).toBeGreaterThan(0);
   });
 
+  it("accepts a vote against a certificate the validator signed (how a two-faced leader is caught)", () => {
+    const { reg } = genesis();
+    const cert = (signers: number[], block: string, bitmap?: number) => {
+      const sigs = signers.map((i) => signedVote(i, "notarize", 8, block).signature as Buffer);
+      return {
+        kind: "notarize" as const,
+        height: 8,
+        block,
+        signature: Uint8Array.from(native.blsAggregateSignatures(sigs)),
+        signers: Uint8Array.of(bitmap ?? signers.reduce((m, i) => m | (1 << i), 0)),
+      };
+    };
+    const vote = signedVote(3, "notarize", 8, "aa".repeat(32));
+    const statement = {
+      kind: "notarize" as const,
+      height: 8,
+      block: "aa".repeat(32),
+      signature: Uint8Array.from(vote.signature),
+    };
+    const good: Evidence = {
+      epoch: 0,
+      view: 8,
+      signer: 3,
+      a: statement,
+      b: cert([1, 2, 3], "bb".repeat(32)),
+    };
+    expect(decodeEvidence(encodeEvidence(good))).toEqual(good);
+    // the voter's fault report converts to the same kind of evidence
+    const fromFault = evidenceFromEquivocation({
+      signer: 3,
+      vote,
+      conflicting: {
+        kind: "notarize",
+        round: { epoch: 0, view: 8 },
+        proposal: {
+          round: { epoch: 0, view: 8 },
+          height: 8,
+          parentView: 7,
+          parent: "00".repeat(32),
+          payload: "bb".repeat(32),
+        },
+        signers: good.b.signers as Uint8Array,
+        signature: good.b.signature,
+        seed: null,
+      },
+    });
+    expect(fromFault).toEqual(good);
+    // a certificate that claims a signer who did not sign, or too few signers, proves nothing
+    expect(
+      codeOf(() => reg.submitEvidence({ ...good, b: cert([1, 2, 3], "bb".repeat(32), 0b1111) }, 10)),
+    ).toBe("BAD_EVIDENCE");
+    expect(codeOf(() => reg.submitEvidence({ ...good, b: cert([2, 3], "bb".repeat(32)) }, 10))).toBe(
+      "BAD_EVIDENCE",
+    );
+    // the accused must be in the certificate
+    expect(codeOf(() => reg.submitEvidence({ ...good, b: cert([0, 1, 2], "bb".repeat(32)) }, 10))).toBe(
+      "BAD_EVIDENCE",
+    );
+    expect(reg.submitEvidence(good, 10).slashed).toBe((4n * MIN) / 100n);
+  });
+
   it("rejects forged, non-conflicting, unknown-signer and malformed evidence", () => {
     const { reg } = genesis();
     const e = equivocation(1, 4);
@@ -248,5 +310,34 @@ describe("downtime", () => {
     };
     expect(run()).toBe(run());
     expect(CBY).toBe(1_000_000_000n);
+  });
+});
+
+describe("downtime from what the voter saw", () => {
+  it("a validator that is down gets no participation credit and is jailed; the others are not", () => {
+    const sim = new Simulation({ seed: 41, validators: 4, dropRate: 0.02 });
+    sim.start([3]); // validator 3 never comes up
+    let blocks = sim.finalizedBlocksOf(0);
+    while (blocks.length < 700) {
+      sim.run(10_000);
+      blocks = sim.finalizedBlocksOf(0);
+    }
+    const { reg } = genesis();
+    const jailed: string[] = [];
+    let credited = 0;
+    for (const b of blocks.slice(0, 700)) {
+      if (b.participants === null) continue;
+      credited++;
+      expect(b.participants).not.toContain(3);
+      for (const p of reg.recordParticipation(0, b.proposal.height, b.participants)) jailed.push(p.address);
+    }
+    expect(credited).toBeGreaterThan(650);
+    expect(jailed).toEqual([addr(3)]);
+    // with everyone up, (nearly) every block credits all four
+    const all = new Simulation({ seed: 42, validators: 4 });
+    all.start();
+    all.run(10_000);
+    const full = all.finalizedBlocksOf(0).filter((b) => b.participants?.length === 4).length;
+    expect(full).toBeGreaterThan(0.9 * all.finalizedBlocksOf(0).length);
   });
 });

@@ -45,6 +45,7 @@ export const openQmdbState: OpenState = (dir) => {
         executor: actorExecutor(state),
         ...(head === undefined ? {} : { head }),
       }),
+    scanKeys: (prefix, limit) => state.scanPrefix(prefix, limit).map((e) => e.key),
     close: () => {
       if (!state.closed) state.close();
     },
@@ -115,7 +116,10 @@ export async function runDevnet(
     );
     return 0;
   }
-  const logger: Logger = createLogger(config.logLevel);
+  const logger: Logger = createLogger(
+    config.logLevel,
+    config.logFormat ?? (process.stdout.isTTY === true ? "pretty" : "json"),
+  );
   const metrics = new DevnetMetrics();
   let node: DevnetNode;
   try {

@@ -125,7 +125,10 @@ describe("QmdbState", () => {
     const p1 = s.prove(present);
     const v1 = verifyStateProof(c.root, present, p1);
     expect(v1.exists && hex(v1.value)).toBe(hex(b("value-5")));
-    expect(verifyProofNative(c.root, present, p1)).toEqual({ exists: true, value: Buffer.from(b("value-5")) });
+    expect(verifyProofNative(c.root, present, p1)).toEqual({
+      exists: true,
+      value: Buffer.from(b("value-5")),
+    });
     const p2 = s.prove(absent);
     expect(verifyStateProof(c.root, absent, p2)).toEqual({ exists: false });
     // wrong key, wrong root, tampered bytes are rejected

@@ -5,5 +5,6 @@ export * from "./framing.ts";
 export * from "./identity.ts";
 export * from "./node.ts";
 export * from "./scores.ts";
+export * from "./validator.ts";
 export * from "./validators.ts";
 export * from "./wire.ts";

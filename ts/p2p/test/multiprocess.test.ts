@@ -103,3 +103,78 @@ describe("four validator processes on loopback (BLS, QUIC, file journal, block s
     }
   }, 240_000);
 });
+
+describe("an equivocating validator process", () => {
+  it("is detected by the others, who verify the evidence and slash and jail it; the chain stays safe", async () => {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const ports = Array.from({ length: N }, (_, i) => base + i);
+    const dataDirs = Array.from({ length: N }, (_, i) => join(dir, `e${i}`));
+    const peerIds: string[] = [];
+    for (const d of dataDirs) {
+      mkdirSync(d, { recursive: true });
+      peerIds.push(peerIdFromPrivateKey((await loadOrCreateIdentity(join(d, "p2p.key"))).key).toString());
+    }
+    const chains: string[][] = Array.from({ length: N }, () => []);
+    const slashed: Array<{ by: number; address: string; amount: string; jailedUntil: number }> = [];
+    const procs: ChildProcess[] = [];
+    try {
+      for (let i = 0; i < N; i++) {
+        const args = JSON.stringify({
+          dataDir: dataDirs[i],
+          me: i,
+          n: N,
+          seed: "equivocation",
+          ports,
+          peerIds,
+          equivocate: i === 3,
+        });
+        const p = spawn(process.execPath, [join(import.meta.dirname, "validator-process.ts"), args], {
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        createInterface({ input: p.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+          const ev = JSON.parse(line) as {
+            ev: string;
+            h?: number;
+            d?: string;
+            address?: string;
+            amount?: string;
+            jailedUntil?: number;
+          };
+          if (ev.ev === "final") (chains[i] as string[])[(ev.h as number) - 1] = ev.d as string;
+          if (ev.ev === "slashed")
+            slashed.push({
+              by: i,
+              address: ev.address as string,
+              amount: ev.amount as string,
+              jailedUntil: ev.jailedUntil as number,
+            });
+        });
+        procs.push(p);
+      }
+      await waitFor("an equivocation punished", () => slashed.length > 0, 120_000);
+      await waitFor("30 finalized blocks", () => chains.every((c) => c.length >= 30), 120_000);
+      // validator 3 (address 0x…04) is the only one punished; each further equivocation it is
+      // caught in costs 1% of what is left and doubles the 24 h jail
+      for (const by of [0, 1, 2, 3]) {
+        let stake = 100_000n;
+        let k = 0;
+        for (const s of slashed.filter((x) => x.by === by)) {
+          expect(by).not.toBe(3);
+          expect(s.address).toBe("4".padStart(40, "0"));
+          expect(BigInt(s.amount)).toBe(stake / 100n);
+          expect(s.jailedUntil).toBeGreaterThanOrEqual(86_400 * 2 ** k);
+          stake -= BigInt(s.amount);
+          k++;
+        }
+      }
+      expect(findSafetyViolation(chains)).toBeNull();
+    } finally {
+      for (const p of procs) {
+        if (p.exitCode !== null || p.signalCode !== null) continue;
+        const exited = new Promise((r) => p.once("exit", r));
+        p.kill("SIGKILL");
+        await exited;
+      }
+    }
+  }, 300_000);
+});

@@ -3,9 +3,14 @@
  * keys from a shared seed), QUIC on a fixed loopback port, and a small application whose
  * finalized chain is an fsynced JSON-lines file in the data directory (so a restarted
  * process resumes from it). Reports on stdout, one JSON object per line:
- * `{"ev":"started","syncedTo":h}`, `{"ev":"final","h":height,"d":digest}`, `{"ev":"sync","h":h}`.
+ * `{"ev":"started","syncedTo":h}`, `{"ev":"final","h":height,"d":digest}`, `{"ev":"sync","h":h}`,
+ * `{"ev":"slashed","address":a,"amount":x,"jailedUntil":h}`.
  *
- * argv[2]: JSON { dataDir, me, n, seed, ports: number[], peerIds: string[] }
+ * Every process keeps a validator registry (the four genesis validators) and submits the
+ * equivocation evidence its voter reports. With `equivocate`, this process is a two-faced
+ * leader: whenever it proposes, odd-numbered validators get a different block (both signed).
+ *
+ * argv[2]: JSON { dataDir, me, n, seed, ports: number[], peerIds: string[], equivocate?: boolean }
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
@@ -14,9 +19,16 @@ import {
   blsDevnetKeys,
   blsDevnetSchemes,
   type Certificate,
+  evidenceFromEquivocation,
+  type KvStore,
+  type Message,
+  nativeValidatorCrypto,
   type Proposal,
   type Round,
+  ValidatorRegistry,
+  type Vote,
 } from "@cowboy/consensus";
+import { ConsensusNetwork } from "../src/consensus-network.ts";
 import { startValidator, type ValidatorApplication } from "../src/validator.ts";
 import type { BlockCodec } from "../src/wire.ts";
 
@@ -27,6 +39,7 @@ interface Args {
   seed: string;
   ports: number[];
   peerIds: string[];
+  equivocate?: boolean;
 }
 const args = JSON.parse(process.argv[2] as string) as Args;
 
@@ -151,6 +164,52 @@ const keys = blsDevnetKeys(args.n, 31n, createHash("sha256").update(args.seed).d
 const scheme = blsDevnetSchemes(keys)[args.me];
 if (scheme === undefined) throw new Error("no scheme");
 const addr = (i: number) => `/ip4/127.0.0.1/udp/${args.ports[i]}/quic-v1`;
+
+// the validator registry every node keeps (in the node it lives in the state; here in memory)
+const kvMap = new Map<string, Uint8Array>();
+const kv: KvStore = {
+  get: (k) => kvMap.get(Buffer.from(k).toString("hex")),
+  put: (k, v) => void kvMap.set(Buffer.from(k).toString("hex"), v),
+  delete: (k) => void kvMap.delete(Buffer.from(k).toString("hex")),
+};
+const registry = new ValidatorRegistry({
+  kv,
+  prefix: Uint8Array.of(0x08),
+  crypto: nativeValidatorCrypto(31n),
+  params: { minStake: 1_000n },
+});
+const address = (i: number) => (i + 1).toString(16).padStart(40, "0");
+for (let i = 0; i < args.n; i++)
+  registry.register({
+    address: address(i),
+    stake: 100_000n,
+    blsKey: keys.publicKeys[i] as Buffer,
+    proof: keys.proofs[i] as Buffer,
+    height: 0,
+    genesis: true,
+  });
+registry.beginEpoch(0);
+
+if (args.equivocate === true) {
+  // a two-faced leader (fault injection for the test): odd validators get a twin proposal
+  const broadcast = ConsensusNetwork.prototype.broadcast;
+  ConsensusNetwork.prototype.broadcast = function (this: ConsensusNetwork, message: Message) {
+    if (message.type !== "propose") return broadcast.call(this, message);
+    const twin: Block = { ...(message.block as Block), proposer: args.me + 100 };
+    const proposal: Proposal = { ...message.proposal, payload: digestOf(twin) };
+    const vote: Vote = {
+      kind: "notarize",
+      round: proposal.round,
+      proposal,
+      signer: args.me,
+      signature: scheme.sign(args.me, "notarize", proposal.round, proposal),
+    };
+    for (let to = 0; to < args.n; to++) {
+      if (to === args.me) continue;
+      this.send(to, to % 2 === 0 ? message : { type: "propose", proposal, block: twin, vote });
+    }
+  };
+}
 const running = await startValidator({
   dataDir: args.dataDir,
   network: {
@@ -169,6 +228,16 @@ const running = await startValidator({
   timeouts: { leaderTimeoutMs: 500, notarizationTimeoutMs: 1_000, nullifyRetryMs: 1_000 },
   peerWaitMs: 3_000,
   onSyncProgress: (p) => say({ ev: "sync", h: p.height }),
+  onFault: (fault) => {
+    const evidence = evidenceFromEquivocation(fault);
+    if (evidence === null) return;
+    try {
+      const p = registry.submitEvidence(evidence, chain.length);
+      say({ ev: "slashed", address: p.address, amount: String(p.slashed), jailedUntil: p.jailedUntil });
+    } catch {
+      // already punished (the same equivocation seen twice) or not provable
+    }
+  },
 });
 say({ ev: "started", syncedTo: running.syncedTo.height });
 process.on("SIGTERM", () => {

@@ -33,6 +33,7 @@ import {
   type Event,
   encodeBlock,
   encodeCbor,
+  encodeTopics,
   keccak256,
   parseHexLoose,
   type Receipt,
@@ -169,7 +170,7 @@ export class MiniChain implements ChainBackend, DevBackend {
         ok: true,
         result: encodeCbor(null),
         error: null,
-        events: [{ emitter: to, topic: utf8("Ping"), data: args }],
+        events: [{ emitter: to, topic: encodeTopics("Ping"), data: args }],
       };
     }
     return { ok: true, result: args, error: null, events: [] };

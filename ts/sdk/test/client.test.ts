@@ -18,10 +18,12 @@ import {
   createPublicClient,
   createWalletClient,
   decodeCbor,
+  decodeTopics,
   decodeTransaction,
   defaultDeploySalt,
   encodeArgs,
   encodeCbor,
+  encodeTopics,
   formatValue,
   fromHex,
   HttpTransport,
@@ -389,7 +391,7 @@ describe("WalletClient", () => {
       expect(r.status).toBe("success");
     }
     const events = await w.getLogs({ address: ACTOR, fromBlock: 0n });
-    expect(events.some((e) => bytesEqual(e.topic, utf8("Ping")))).toBe(true);
+    expect(events.some((e) => e.name === "Ping" && bytesEqual(e.topic, encodeTopics("Ping")))).toBe(true);
   });
 
   it("waitForTransactionReceipt times out with a typed error", async () => {
@@ -445,6 +447,16 @@ describe("values", () => {
     expect(formatValue(v)).toBe("{'big': 1180591620717411303424, 'raw': b'A\\x00', 'count': 3}"); // canonical key order: shorter encodings first
     expect(formatValue(decodeCbor(encodeCbor([new CborFloat(2), null, false])))).toBe("[2.0, None, False]");
     expect(resultToJson(new Uint8Array(0))).toBeNull();
+  });
+});
+
+describe("event topics", () => {
+  it("split and join the node's length-prefixed topic field", () => {
+    const field = encodeTopics("Transfer", Uint8Array.of(0xaa, 0xbb));
+    expect(toHex(field)).toBe("0x00085472616e736665720002aabb");
+    expect(decodeTopics(field)).toEqual([utf8("Transfer"), Uint8Array.of(0xaa, 0xbb)]);
+    expect(decodeTopics(Uint8Array.of(0x00, 0x05, 0x41))).toBeNull(); // length beyond the field
+    expect(decodeTopics(new Uint8Array(0))).toBeNull();
   });
 });
 

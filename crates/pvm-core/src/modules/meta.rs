@@ -301,3 +301,41 @@ impl Vm {
         c.flags.set(c.flags.get() | extra);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Limits, run_program};
+
+    #[test]
+    fn type_dunders_map_to_builtins() {
+        assert_eq!(type_dunder("__new__"), Some("__type_new__"));
+        assert_eq!(type_dunder("__call__"), Some("__type_call__"));
+        assert_eq!(type_dunder("__len__"), None);
+    }
+
+    #[test]
+    fn metaclass_is_the_type_of_its_classes() {
+        let o = run_program(
+            "class M(type):\n    def hi(cls):\n        return 'hi ' + cls.__name__\n\
+             class A(metaclass=M):\n    pass\nclass B(A):\n    pass\n\
+             print(type(A).__name__, type(B).__name__, B.hi(), type(M).__name__, type(int).__name__)\n",
+            "t.py",
+            &Limits::default(),
+        );
+        assert_eq!(o.error, None);
+        assert_eq!(o.stdout, "M M hi B type type\n");
+    }
+
+    #[test]
+    fn non_type_metaclass_is_a_clear_error() {
+        let o = run_program(
+            "def meta(name, bases, ns):\n    return 1\nclass A(metaclass=meta):\n    pass\n",
+            "t.py",
+            &Limits::default(),
+        );
+        let e = o.error.expect("error");
+        assert_eq!(e.type_name, "TypeError");
+        assert!(e.message.contains("metaclass must be a subclass of type"));
+    }
+}

@@ -226,3 +226,65 @@ pub(crate) fn native_helper(module: &'static str, funcs: &[&'static str]) -> Val
     }
     new_module(module, d)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whitelist_is_sorted_and_every_module_has_a_provider() {
+        assert!(WHITELIST.windows(2).all(|w| w[0] < w[1]));
+        for name in WHITELIST {
+            let provided = *name == "math"
+                || matches!(*name, "cowboy_sdk" | "pvm_host")
+                || pvm_stdlib::source(name).is_some();
+            assert!(provided, "{name} has no implementation");
+        }
+        // every Python-source module is importable
+        for (name, _) in pvm_stdlib::MODULES {
+            assert!(is_whitelisted(name), "{name}");
+        }
+        assert!(!is_whitelisted("os"));
+        assert!(!is_whitelisted("_pvm_re"));
+        assert!(!is_whitelisted("collections.abc"));
+    }
+
+    #[test]
+    fn refusal_names_every_whitelisted_module() {
+        let m = refused_message("socket");
+        assert!(m.starts_with("module 'socket' is not available in the PVM"));
+        for name in WHITELIST {
+            assert!(m.contains(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn module_bodies_fit_their_budget_with_room_to_spare() {
+        // run each Python-source module body on the init budget and require it to use
+        // less than a tenth, so growth of a module cannot silently hit the limit
+        for (name, _) in pvm_stdlib::MODULES {
+            let mut vm = Vm::new(&crate::Limits::default());
+            let before = vm.meter.left;
+            let r = import(&mut vm, name);
+            assert!(r.is_ok(), "{name}: {r:?}");
+            assert_eq!(before - vm.meter.left, cost::IMPORT_FIRST, "{name}");
+            vm.frames.clear();
+            drop(vm);
+            crate::heap::release_all();
+        }
+        let src = pvm_stdlib::source("decimal").unwrap_or_default();
+        let code = crate::compile::compile_module(src, "decimal.py").expect("compiles");
+        let mut vm = Vm::new(&crate::Limits::default());
+        let m = Rc::new(Module {
+            name: Rc::from("decimal"),
+            dict: RefCell::new(Dict::new()),
+        });
+        let before = vm.meter.left;
+        assert!(vm.run_module_in(code, &m).is_ok());
+        let used = before - vm.meter.left;
+        assert!(used > 1_000 && used < MODULE_INIT_BUDGET / 10, "decimal body: {used}");
+        vm.frames.clear();
+        drop(vm);
+        crate::heap::release_all();
+    }
+}

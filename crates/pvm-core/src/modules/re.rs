@@ -261,3 +261,42 @@ pub fn call(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiled_patterns_are_cached_and_compiling_is_charged_once() {
+        let mut vm = Vm::new(&crate::Limits::default());
+        let args = || vec![Value::str("(a+)b"), Value::Int(0)];
+        let before = vm.meter.left;
+        let first = call(&mut vm, "compile", args(), vec![]);
+        assert!(first.is_ok());
+        let after_first = vm.meter.left;
+        assert!(call(&mut vm, "compile", args(), vec![]).is_ok());
+        let after_second = vm.meter.left;
+        assert_eq!(before - after_first, CALL_BASE + COMPILE_BASE + 5 * COMPILE_PER_CHAR);
+        assert_eq!(after_first - after_second, CALL_BASE);
+        assert_eq!(vm.stdlib.regex.len(), 1);
+        vm.frames.clear();
+        drop(vm);
+        crate::heap::release_all();
+    }
+
+    #[test]
+    fn spans_mark_groups_that_did_not_take_part() {
+        let c = pvm_re::Captures {
+            spans: vec![Some((0, 2)), None],
+        };
+        let Value::Tuple(t) = spans_value(&c) else {
+            panic!("tuple expected");
+        };
+        let v: Vec<i64> = t
+            .v
+            .iter()
+            .map(|x| if let Value::Int(i) = x { *i } else { 99 })
+            .collect();
+        assert_eq!(v, vec![0, 2, -1, -1]);
+    }
+}

@@ -7,6 +7,7 @@
 import {
   createPublicClient,
   decodeCbor,
+  encodeTopics,
   formatValue,
   type PublicClient,
   type RpcBlock,
@@ -114,7 +115,7 @@ function eventRow(e: RpcEvent): string[] {
   return [
     e.blockNumber?.toString() ?? "",
     toHex(e.emitter),
-    showBytes(e.topic),
+    showTopics(e),
     showValue(e.data),
     e.transactionHash === null ? "" : toHex(e.transactionHash),
   ];
@@ -148,13 +149,19 @@ export function receiptJsonOut(r: RpcReceipt): Record<string, unknown> {
 }
 
 function eventJsonOut(e: RpcEvent): Record<string, unknown> {
-  return { ...e.raw, decoded: valueJson(e.data) };
+  return { ...e.raw, topics: e.topics?.map((t) => showBytes(t)) ?? null, decoded: valueJson(e.data) };
 }
 
+/** A `--topic`: `0x…` is the raw topic field; text is an event name (a one-topic list, as the node records it). */
 function topicArg(text: string): Uint8Array {
   if (/^0x([0-9a-fA-F]{2})+$/.test(text))
     return Uint8Array.from(text.slice(2).match(/../g) ?? [], (h) => parseInt(h, 16));
-  return new TextEncoder().encode(text);
+  return encodeTopics(text);
+}
+
+/** An event's topics as text (`Beat`, `Transfer, 0xaabb`), else the raw field. */
+export function showTopics(e: RpcEvent): string {
+  return e.topics === null ? showBytes(e.topic) : e.topics.map(showBytes).join(", ");
 }
 
 async function resolveAddress(arg: string | undefined, opts: SignerOpts): Promise<Uint8Array> {
@@ -276,7 +283,7 @@ export function registerChain(program: Command): void {
       .command("logs")
       .description("events emitted by an actor")
       .argument("<actor>", "0x actor address")
-      .option("--topic <topic...>", "only these topics (text or 0x hex)")
+      .option("--topic <name...>", "only events named so (or 0x hex of the raw topic field)")
       .option("--from-block <block>", "first block (default: latest)")
       .option("--to-block <block>", "last block (default: latest)")
       .option("--follow", "keep printing new events as they happen (WebSocket) until Ctrl-C")

@@ -102,7 +102,12 @@ const DEFAULTS: SimOptions = {
 /** What survives a crash: the vote journal and the finalized chain. */
 class Disk implements Journal {
   readonly votes: Vote[] = [];
-  readonly finalized: Array<{ proposal: Proposal; block: SimBlock; certificate: Certificate | null }> = [];
+  readonly finalized: Array<{
+    proposal: Proposal;
+    block: SimBlock;
+    certificate: Certificate | null;
+    participants: readonly number[] | null;
+  }> = [];
   append(vote: Vote): void {
     this.votes.push(vote);
   }
@@ -149,8 +154,18 @@ class SimApp implements Application {
   finalizedBlock(digest: string): unknown | null {
     return this.disk.finalized.find((f) => f.proposal.payload === digest)?.block ?? null;
   }
-  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void {
-    this.disk.finalized.push({ proposal, block: block as SimBlock, certificate });
+  finalized(
+    proposal: Proposal,
+    block: unknown,
+    certificate: Certificate | null,
+    participants?: readonly number[] | null,
+  ): void {
+    this.disk.finalized.push({
+      proposal,
+      block: block as SimBlock,
+      certificate,
+      participants: participants ?? null,
+    });
   }
 }
 
@@ -249,9 +264,12 @@ export class Simulation {
   }
 
   /** The blocks validator `i` finalized, in order, with their proposals. */
-  finalizedBlocksOf(
-    i: number,
-  ): ReadonlyArray<{ proposal: Proposal; block: SimBlock; certificate: Certificate | null }> {
+  finalizedBlocksOf(i: number): ReadonlyArray<{
+    proposal: Proposal;
+    block: SimBlock;
+    certificate: Certificate | null;
+    participants: readonly number[] | null;
+  }> {
     return (this.disks[i] as Disk).finalized;
   }
 

@@ -7,12 +7,16 @@
  * - two `finalize` votes for different blocks,
  * - a `nullify` and a `finalize` vote.
  *
- * Anyone can check evidence with the validator's registered BLS key; nothing else is needed.
+ * A statement is either the validator's own vote or a certificate (quorum aggregate with a
+ * signer bitmap) that includes the validator — in Simplex, proposals are not relayed, so an
+ * equivocating leader is usually caught by a vote of one version against the certificate of
+ * the other. Anyone can check evidence with the epoch's registered BLS keys.
  *
  * Binary form (all integers big-endian), strict: every byte consumed, known tags only:
  * ```
  * evidence  = version:u8 (=1) ‖ epoch:u64 ‖ view:u64 ‖ signer:u32 ‖ statement ‖ statement
  * statement = kind:u8 (0 notarize, 1 nullify, 2 finalize) ‖ [height:u64 ‖ block:32]  (absent for nullify)
+ *             ‖ form:u8 (0 vote, 1 certificate) ‖ [len:u16 ‖ signer bitmap]  (certificate only)
  *             ‖ signature:96
  * ```
  */
@@ -25,8 +29,10 @@ export interface Statement {
   readonly height: number;
   /** 32-byte block hash as lowercase hex, null for nullify */
   readonly block: string | null;
-  /** 96-byte BLS signature */
+  /** 96-byte BLS signature: the validator's own, or a certificate's aggregate */
   readonly signature: Uint8Array;
+  /** for a certificate: its signer bitmap (bit i%8 of byte i/8), which must include the signer */
+  readonly signers?: Uint8Array;
 }
 
 /** Two conflicting statements by validator `signer` (its index in epoch `epoch`'s set) in view `view`. */
@@ -76,6 +82,15 @@ export function checkEvidenceShape(e: Evidence): void {
       throw new EvidenceError("EVIDENCE_MALFORMED", `unknown kind ${String(s.kind)}`);
     if (!(s.signature instanceof Uint8Array) || s.signature.length !== SIG)
       throw new EvidenceError("EVIDENCE_MALFORMED", "a signature must be 96 bytes");
+    if (s.signers !== undefined) {
+      if (!(s.signers instanceof Uint8Array) || s.signers.length === 0 || s.signers.length > 0xffff)
+        throw new EvidenceError("EVIDENCE_MALFORMED", "a certificate bitmap must be 1..65535 bytes");
+      if ((((s.signers[e.signer >> 3] ?? 0) >> (e.signer & 7)) & 1) !== 1)
+        throw new EvidenceError(
+          "EVIDENCE_MALFORMED",
+          "the certificate does not include the accused validator",
+        );
+    }
     if (s.kind === "nullify") {
       if (s.block !== null || s.height !== 0)
         throw new EvidenceError("EVIDENCE_MALFORMED", "a nullify statement has no block");
@@ -86,6 +101,8 @@ export function checkEvidenceShape(e: Evidence): void {
       );
     }
   }
+  if (e.a.signers !== undefined && e.b.signers !== undefined)
+    throw new EvidenceError("EVIDENCE_MALFORMED", "at least one statement must be the validator's own vote");
   if (!conflicting(e.a, e.b))
     throw new EvidenceError("EVIDENCE_NOT_CONFLICTING", "the two statements do not conflict");
 }
@@ -101,15 +118,20 @@ function statementOf(v: Vote): Statement | null {
   };
 }
 
-/**
- * Evidence from a fault the voter reported (two votes). A vote conflicting with a
- * certificate yields null: it is reported locally but is not individually provable here.
- */
+/** Evidence from a fault the voter reported (two votes, or a vote and a certificate); null if not provable. */
 export function evidenceFromEquivocation(e: Equivocation): Evidence | null {
   const other = e.conflicting;
-  if (!("signer" in other)) return null;
   const a = statementOf(e.vote);
-  const b = statementOf(other);
+  const b: Statement | null =
+    "signer" in other
+      ? statementOf(other)
+      : {
+          kind: other.kind,
+          height: other.proposal?.height ?? 0,
+          block: other.proposal?.payload ?? null,
+          signature: Uint8Array.from(other.signature),
+          signers: Uint8Array.from(other.signers),
+        };
   if (
     a === null ||
     b === null ||
@@ -142,6 +164,13 @@ export function encodeEvidence(e: Evidence): Uint8Array {
       const h = Buffer.alloc(8);
       h.writeBigUInt64BE(BigInt(s.height));
       parts.push(h, Buffer.from(s.block as string, "hex"));
+    }
+    if (s.signers === undefined) parts.push(Buffer.from([0]));
+    else {
+      const len = Buffer.alloc(3);
+      len.writeUInt8(1, 0);
+      len.writeUInt16BE(s.signers.length, 1);
+      parts.push(len, Buffer.from(s.signers));
     }
     parts.push(Buffer.from(s.signature));
   }
@@ -182,10 +211,23 @@ export function decodeEvidence(bytes: Uint8Array): Evidence {
       block = b.subarray(pos, pos + 32).toString("hex");
       pos += 32;
     }
+    need(1);
+    const form = b[pos++] as number;
+    let signers: Uint8Array | undefined;
+    if (form === 1) {
+      need(2);
+      const len = b.readUInt16BE(pos);
+      pos += 2;
+      need(len);
+      signers = Uint8Array.from(b.subarray(pos, pos + len));
+      pos += len;
+    } else if (form !== 0) throw new EvidenceError("EVIDENCE_MALFORMED", "unknown statement form");
     need(SIG);
     const signature = Uint8Array.from(b.subarray(pos, pos + SIG));
     pos += SIG;
-    return { kind, height, block, signature };
+    return signers === undefined
+      ? { kind, height, block, signature }
+      : { kind, height, block, signature, signers };
   };
   const a = statement();
   const s2 = statement();

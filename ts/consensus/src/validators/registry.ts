@@ -52,6 +52,16 @@ export interface ValidatorCrypto {
     block: string | null,
     signature: Uint8Array,
   ): boolean;
+  /** the same for an aggregate signature of `publicKeys` (all with verified proofs of possession) */
+  verifyAggregate(
+    publicKeys: readonly Uint8Array[],
+    kind: VoteKind,
+    epoch: number,
+    view: number,
+    height: number,
+    block: string | null,
+    signature: Uint8Array,
+  ): boolean;
 }
 
 /** Protocol constants (spec 01 §18 "Consensus"; governance-tunable ones are parameters). */
@@ -527,19 +537,38 @@ export class ValidatorRegistry {
     for (const s of [evidence.a, evidence.b]) {
       let ok = false;
       try {
-        ok = this.crypto.verifyVote(
-          member.blsKey,
-          s.kind,
-          evidence.epoch,
-          evidence.view,
-          s.height,
-          s.block,
-          s.signature,
-        );
+        if (s.signers === undefined)
+          ok = this.crypto.verifyVote(
+            member.blsKey,
+            s.kind,
+            evidence.epoch,
+            evidence.view,
+            s.height,
+            s.block,
+            s.signature,
+          );
+        else {
+          const keys = certificateSigners(s.signers, members);
+          ok =
+            keys !== null &&
+            this.crypto.verifyAggregate(
+              keys,
+              s.kind,
+              evidence.epoch,
+              evidence.view,
+              s.height,
+              s.block,
+              s.signature,
+            );
+        }
       } catch {
         ok = false;
       }
-      if (!ok) throw new ValidatorError("BAD_EVIDENCE", `a ${s.kind} signature does not verify`);
+      if (!ok)
+        throw new ValidatorError(
+          "BAD_EVIDENCE",
+          `a ${s.kind} ${s.signers === undefined ? "vote" : "certificate"} does not verify`,
+        );
     }
     const seen = this.key(0x05, u64(evidence.epoch), u64(evidence.view), Buffer.from(member.address, "hex"));
     if (this.kv.get(seen) !== undefined)
@@ -586,6 +615,19 @@ export class ValidatorRegistry {
   }
 }
 
+/** Keys of a certificate's signers, or null unless the bitmap is exact (length, padding) and a quorum. */
+function certificateSigners(bitmap: Uint8Array, members: readonly SetMember[]): Uint8Array[] | null {
+  const n = members.length;
+  if (bitmap.length !== Math.ceil(n / 8)) return null;
+  const keys: Uint8Array[] = [];
+  for (let i = 0; i < bitmap.length * 8; i++) {
+    if ((((bitmap[i >> 3] as number) >> (i & 7)) & 1) === 0) continue;
+    if (i >= n) return null;
+    keys.push((members[i] as SetMember).blsKey);
+  }
+  return keys.length >= n - Math.floor((n - 1) / 3) ? keys : null;
+}
+
 function checkAddress(address: string): void {
   if (typeof address !== "string" || !ADDRESS.test(address))
     throw new ValidatorError("BAD_ADDRESS", "an address is 20 bytes of lowercase hex", { address });
@@ -604,15 +646,26 @@ function checkAmount(a: bigint): void {
 /** {@link ValidatorCrypto} over the native BLS addon for chain `chainId` (docs/bls.md). */
 export function nativeValidatorCrypto(chainId: bigint): ValidatorCrypto {
   const n = createRequire(import.meta.url)("@cowboy/native") as typeof import("@cowboy/native");
+  const verifyVote: ValidatorCrypto["verifyVote"] = (pk, kind, epoch, view, height, block, signature) => {
+    const msg =
+      kind === "nullify"
+        ? n.blsRoundBytes(BigInt(epoch), BigInt(view))
+        : n.blsVoteMessage(Buffer.from(block ?? "", "hex"), BigInt(height), BigInt(epoch), BigInt(view));
+    return n.blsVerify(Buffer.from(pk), kind, chainId, msg, Buffer.from(signature));
+  };
   return {
     verifyProofOfPossession: (pk, proof) =>
       n.blsVerifyProofOfPossession(Buffer.from(pk), chainId, Buffer.from(proof)),
-    verifyVote(pk, kind, epoch, view, height, block, signature) {
-      const msg =
-        kind === "nullify"
-          ? n.blsRoundBytes(BigInt(epoch), BigInt(view))
-          : n.blsVoteMessage(Buffer.from(block ?? "", "hex"), BigInt(height), BigInt(epoch), BigInt(view));
-      return n.blsVerify(Buffer.from(pk), kind, chainId, msg, Buffer.from(signature));
-    },
+    verifyVote,
+    verifyAggregate: (keys, kind, epoch, view, height, block, signature) =>
+      verifyVote(
+        n.blsAggregatePublicKeys(keys.map((k) => Buffer.from(k))),
+        kind,
+        epoch,
+        view,
+        height,
+        block,
+        signature,
+      ),
   };
 }

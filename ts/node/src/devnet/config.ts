@@ -25,6 +25,8 @@ export interface DevnetConfig {
   /** number of prefunded development accounts */
   accounts: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** `pretty` (one readable line per record) or `json` (pino JSON lines); absent = pretty on a terminal */
+  logFormat: "pretty" | "json" | null;
 }
 
 export const DEFAULT_DATA_DIR = ".cowboy/devnet";
@@ -40,6 +42,7 @@ export const DEFAULT_DEVNET_CONFIG: Readonly<DevnetConfig> = {
   chainId: DEVNET_CHAIN_ID,
   accounts: 10,
   logLevel: "info",
+  logFormat: null,
 };
 
 export class ConfigError extends Error {
@@ -84,7 +87,8 @@ export const DEVNET_OPTIONS_HELP = `  --data-dir DIR       chain data (default .
   --reset              delete the data directory first and start a new chain
   --chain-id N         chain id of a new chain (default ${DEVNET_CHAIN_ID})
   --accounts N         prefunded development accounts (default 10)
-  --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default info)`;
+  --log-level LEVEL    fatal|error|warn|info|debug|trace|silent (default info)
+  --log-format FORMAT  pretty|json (default pretty on a terminal, json otherwise)`;
 
 /** Parses command-line arguments (without node and script paths) into a config. */
 export function parseDevnetArgs(
@@ -106,6 +110,7 @@ export function parseDevnetArgs(
         "chain-id": { type: "string" },
         accounts: { type: "string" },
         "log-level": { type: "string" },
+        "log-format": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -136,6 +141,13 @@ export function parseDevnetArgs(
       throw new ConfigError("log-level", `expected one of ${LOG_LEVELS.join(", ")}, got "${level}"`);
     }
     config.logLevel = level as DevnetConfig["logLevel"];
+  }
+  const format = str("log-format");
+  if (format !== undefined) {
+    if (format !== "pretty" && format !== "json") {
+      throw new ConfigError("log-format", `expected pretty or json, got "${format}"`);
+    }
+    config.logFormat = format;
   }
   return config;
 }

@@ -9,13 +9,13 @@
  * *state first, then ledger*, and the only window a kill -9 can hit leaves the state at
  * most one block ahead of the ledger. Rule on start:
  *
- * - state == ledger head (same block hash): nothing to do;
- * - state behind the ledger: re-execute the missing blocks from the ledger (`applyBlock`)
- *   and check each resulting hash against the ledger's;
- * - state ahead of the ledger, or at the same height with a different hash: the block in
- *   the window was never recorded and never served (RPC reads state at the ledger's head
+ * - the state store's root is the state root of the ledger's head block: continue;
+ * - anything else — the state one block ahead (the crash hit the window), or behind or
+ *   diverged (which the order above never produces, but a lost disk write could): the block
+ *   in the window was never recorded and never served (RPC reads state at the ledger's head
  *   height, and heads/events/receipts are published only after the ledger append), so the
- *   state store is discarded and rebuilt from genesis by re-executing the ledger.
+ *   state store is discarded, re-created at genesis, and the ledger's blocks are
+ *   re-executed into it (`applyBlock`), each resulting hash checked against the ledger's.
  *
  * The ledger is therefore the source of truth: a block is committed once its ledger
  * append returns, and it is never lost afterwards.
@@ -42,6 +42,7 @@ import {
   RpcErrorCode,
   RpcServer,
   SubscriptionHub,
+  type TimerView,
   type TxView,
 } from "@cowboy/rpc";
 import {
@@ -64,9 +65,17 @@ import {
 import { type BlockRecord, Ledger } from "../ledger/index.ts";
 import { Mempool, MempoolError, type PoolTx } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
-import { intrinsicCost, laneOf, StfError } from "../stf/index.ts";
-import { accountKey, encodeAccount, storageKey, VM_NS_PVM } from "../stf/state-keys.ts";
-import type { BlockResult, ChainApi, CheckedTx, GenesisConfig } from "../stf/types.ts";
+import { type Chain, intrinsicCost, laneOf, StfError } from "../stf/index.ts";
+import {
+  accountKey,
+  encodeAccount,
+  PROTOCOL_ADDRESS,
+  storageKey,
+  systemKey,
+  TABLE,
+  VM_NS_PVM,
+} from "../stf/state-keys.ts";
+import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { DEV_ACCOUNT_BALANCE, type DevKeys, deriveDevKeys, FAUCET_BALANCE } from "./accounts.ts";
 import type { BlockTime, DevnetConfig } from "./config.ts";
 import { readGenesisFile, writeGenesisFile } from "./genesis-file.ts";
@@ -83,7 +92,12 @@ export interface StateHandle {
    * The STF over this store: an empty store gets `genesis` committed; a non-empty one
    * resumes at `head`, the header of the block its committed state belongs to.
    */
-  createChain(genesis: GenesisConfig, head: BlockHeader | undefined): ChainApi;
+  createChain(genesis: GenesisConfig, head: BlockHeader | undefined): Chain;
+  /**
+   * Keys of the latest state starting with `prefix`, ascending, at most `limit` (for listings
+   * such as an actor's timers); a store without prefix scans leaves it out.
+   */
+  scanKeys?(prefix: Uint8Array, limit: number): Uint8Array[];
   close(): void;
 }
 
@@ -142,10 +156,9 @@ export class DevnetNode implements ChainBackend, DevBackend {
     logger: Logger | null;
     metrics: DevnetMetrics | null;
   };
-  private readonly genesis: GenesisConfig;
   private readonly ledger: Ledger;
   private readonly state: StateHandle;
-  private readonly chainApi: ChainApi;
+  private readonly chainApi: Chain;
   private readonly mempool: Mempool<PendingTx>;
   readonly hub: SubscriptionHub;
   private server: RpcServer | null = null;
@@ -157,6 +170,12 @@ export class DevnetNode implements ChainBackend, DevBackend {
   private stopped = false;
   /** set when a block could not be recorded: production stops until a restart */
   private halted: Error | null = null;
+  /**
+   * `cowboy_getTimers`: pending timers whose target (or owner) is `actor`, by fire height.
+   * Present only when the state store can scan keys (the timer index is scanned).
+   */
+  readonly timers?: (actor: Uint8Array) => TimerView[];
+  private basefeeCache: { head: BlockHeader; fees: { cycle: bigint; cell: bigint } } | null = null;
 
   private constructor(
     config: DevnetConfig,
@@ -164,12 +183,11 @@ export class DevnetNode implements ChainBackend, DevBackend {
     genesis: GenesisConfig,
     ledger: Ledger,
     state: StateHandle,
-    chain: ChainApi,
+    chain: Chain,
     deps: DevnetNode["deps"],
   ) {
     this.config = config;
     this.keys = keys;
-    this.genesis = genesis;
     this.chainId = genesis.chainId;
     this.ledger = ledger;
     this.state = state;
@@ -177,6 +195,41 @@ export class DevnetNode implements ChainBackend, DevBackend {
     this.deps = deps;
     this.mempool = new Mempool<PendingTx>({}, { metrics: deps.metrics?.mempool() ?? null });
     this.hub = new SubscriptionHub({ eventFilter: eventPredicate });
+    const scan = state.scanKeys?.bind(state);
+    if (scan !== undefined) this.timers = (actor) => this.timersOf(actor, scan);
+  }
+
+  /** Most pending timers (chain-wide) one listing scans. */
+  static readonly MAX_TIMER_SCAN = 100_000;
+
+  private timersOf(
+    actor: Uint8Array,
+    scan: (prefix: Uint8Array, limit: number) => Uint8Array[],
+  ): TimerView[] {
+    // The STF's timer index (id → bucket position) lists every pending timer id.
+    const prefix = systemKey(PROTOCOL_ADDRESS, TABLE.timerIndex);
+    const keys = scan(prefix, DevnetNode.MAX_TIMER_SCAN + 1);
+    if (keys.length > DevnetNode.MAX_TIMER_SCAN) {
+      throw new DevnetError(
+        "ERR_DEVNET_TOO_MANY_TIMERS",
+        `more than ${DevnetNode.MAX_TIMER_SCAN} timers are pending on the chain; the devnet does not list them`,
+      );
+    }
+    const out: TimerView[] = [];
+    for (const key of keys) {
+      const timer = this.chain.getTimer(key.subarray(prefix.length));
+      if (timer === null) continue;
+      if (!bytesEqual(timer.target, actor) && !bytesEqual(timer.owner, actor)) continue;
+      out.push({
+        id: timer.id,
+        actor: timer.target,
+        fireAt: timer.fireAt,
+        handler: timer.handler,
+        interval: timer.interval,
+        data: timer.data,
+      });
+    }
+    return out.sort((a, b) => (a.fireAt < b.fireAt ? -1 : a.fireAt > b.fireAt ? 1 : 0));
   }
 
   /**
@@ -211,7 +264,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
       );
     }
     const ledger = await Ledger.open(join(config.dataDir, "ledger"));
-    let opened: { state: StateHandle; chain: ChainApi };
+    let opened: { state: StateHandle; chain: Chain };
     try {
       opened = await DevnetNode.openChainState(config.dataDir, genesis, ledger, deps);
     } catch (err) {
@@ -232,7 +285,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     return node;
   }
 
-  private get chain(): ChainApi {
+  private get chain(): Chain {
     return this.chainApi;
   }
 
@@ -247,7 +300,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     genesis: GenesisConfig,
     ledger: Ledger,
     deps: DevnetNode["deps"],
-  ): Promise<{ state: StateHandle; chain: ChainApi }> {
+  ): Promise<{ state: StateHandle; chain: Chain }> {
     const dir = join(dataDir, "state");
     const state = deps.openState(dir);
     try {
@@ -410,7 +463,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
 
   private async produceOne(): Promise<void> {
     const chain = this.chain;
-    const basefee = chain.nextBasefees();
+    const basefee = this.nextBasefees();
     const picked = laneOrder(
       this.mempool.select({ basefee, accountNonce: this.accountNonce, laneBudget: chain.txLaneBudgets() }),
     );
@@ -460,7 +513,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
       },
       this.deps.now(),
     );
-    const next = chain.nextBasefees();
+    const next = this.nextBasefees();
     this.deps.metrics?.onBasefees(next.cycle, next.cell);
     this.deps.logger?.info(
       {
@@ -522,7 +575,12 @@ export class DevnetNode implements ChainBackend, DevBackend {
   }
 
   nextBasefees(): { cycle: bigint; cell: bigint } {
-    return this.chain.nextBasefees();
+    // They change only with the head; computing them reads governance state, so cache per head.
+    const head = this.chain.head;
+    if (this.basefeeCache === null || this.basefeeCache.head !== head) {
+      this.basefeeCache = { head, fees: this.chain.nextBasefees() };
+    }
+    return this.basefeeCache.fees;
   }
 
   pendingCount(): number {
@@ -707,7 +765,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
       tx,
     };
     const accountNonce = this.chain.getAccount(tx.from)?.nonce ?? 0n;
-    const added = this.mempool.add(pending, { accountNonce, basefee: this.chain.nextBasefees() });
+    const added = this.mempool.add(pending, { accountNonce, basefee: this.nextBasefees() });
     this.hub.publish("pendingTransactions", pending.hash);
     for (const e of added.evicted) this.deps.logger?.debug({ tx: e.hash }, "evicted from the mempool");
     if (this.config.blockTime.kind === "on-demand") queueMicrotask(() => void this.produce());
@@ -751,7 +809,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     instruction: Transaction["instruction"],
     limits?: { cycles: bigint | null; cells: bigint | null },
   ): Transaction {
-    const fees = this.chain.nextBasefees();
+    const fees = this.nextBasefees();
     return {
       chainId: this.chainId,
       nonce: this.chain.getAccount(from)?.nonce ?? 0n,

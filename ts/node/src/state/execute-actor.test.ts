@@ -3,7 +3,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ActorExecRequest, StateDb, executeActor } from "@cowboy/native";
+import {
+  type ActorExecRequest,
+  accountEncode,
+  executeActor,
+  StateDb,
+  stateKeyAccount,
+  stateKeyActorCode,
+  stateKeyActorStorage,
+} from "@cowboy/native";
 import { decodeCbor, encodeCbor } from "@cowboy/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -88,9 +96,9 @@ describe("executeActor", () => {
       expect(r.cyclesUsed).toBeGreaterThan(0n);
       expect(r.effects).toEqual([]);
     }
-    const code = db.get(Buffer.concat([Buffer.from([0x02]), ACTOR]));
+    const code = db.get(stateKeyActorCode(ACTOR));
     expect(code?.toString("utf8")).toBe(COUNTER);
-    const cell = Buffer.concat([Buffer.from([0x03, 0x01]), ACTOR, Buffer.from(encodeCbor("count"))]);
+    const cell = stateKeyActorStorage(1, ACTOR, Buffer.from(encodeCbor("count")));
     expect(db.get(cell)).toEqual(Buffer.from([3]));
     const { version } = db.commit();
     expect(version).toBe(1n);
@@ -100,6 +108,11 @@ describe("executeActor", () => {
     const owner = Buffer.alloc(20, 0x33);
     const d = executeActor(db, request("deploy", { code: EFFECTS, args: Buffer.from(encodeCbor([owner])) }));
     expect(d.ok).toBe(true);
+    // the state transition credits the actor before running; the runtime reads the balance here
+    db.put(
+      stateKeyAccount(ACTOR),
+      accountEncode({ balance: 100n, nonce: 0n, codeHash: Buffer.alloc(32), metadata: Buffer.alloc(0) }),
+    );
     const to = Buffer.alloc(20, 0x44);
     const r = executeActor(db, request("call", { handler: "go", args: Buffer.from(encodeCbor([to])) }));
     expect(r.ok).toBe(true);
@@ -128,12 +141,14 @@ describe("executeActor", () => {
     expect(f.error?.type).toBe("ValueError");
     expect(f.error?.message).toBe("boom");
     expect(f.effects).toEqual([]);
-    const cell = Buffer.concat([Buffer.from([0x03, 0x01]), ACTOR, Buffer.from(encodeCbor("owner"))]);
+    const cell = stateKeyActorStorage(1, ACTOR, Buffer.from(encodeCbor("owner")));
     expect(db.get(cell)).toEqual(Buffer.from(encodeCbor(owner)));
 
     const p = executeActor(db, request("call", { handler: "_private" }));
     expect(p.error?.type).toBe("HandlerNotFound");
     expect(() => executeActor(db, request("call", {}))).toThrow(/handler/);
-    expect(() => executeActor(db, request("call", { handler: "go", actor: Buffer.alloc(3) }))).toThrow(/actor/);
+    expect(() => executeActor(db, request("call", { handler: "go", actor: Buffer.alloc(3) }))).toThrow(
+      /actor/,
+    );
   });
 });

@@ -11,8 +11,9 @@
  */
 // A namespace import: loading this module never fails on an addon built without the state
 // bindings; only using them does.
-import * as native from "@cowboy/native";
+
 import type { StateAccount, StateDb } from "@cowboy/native";
+import * as native from "@cowboy/native";
 import type { KvStore } from "./kv.ts";
 
 /** Options of {@link QmdbState.open}. */
@@ -232,7 +233,8 @@ export const stateKeys = {
   /** `0x06 · address(20)` */
   runner: (address: Uint8Array): Uint8Array => native.stateKeyRunner(buf(address)),
   /** `0x07 · address(20) · id(1..64)` */
-  entitlement: (address: Uint8Array, id: Uint8Array): Uint8Array => native.stateKeyEntitlement(buf(address), buf(id)),
+  entitlement: (address: Uint8Array, id: Uint8Array): Uint8Array =>
+    native.stateKeyEntitlement(buf(address), buf(id)),
   /** `0x08 · name(1..64)` */
   governance: (name: Uint8Array): Uint8Array => native.stateKeyGovernance(buf(name)),
   /** Parses a full key into its namespace and parts. */

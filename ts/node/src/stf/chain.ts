@@ -303,8 +303,14 @@ export class Chain implements ChainApi {
 
   /** Governance parameters in force for the next block. */
   params(): ChainParams {
-    return readParams(this.state);
+    // parameters change only with a committed block: cache them per head
+    if (this.paramsCache === null || this.paramsCache.head !== this.headHeader) {
+      this.paramsCache = { head: this.headHeader, params: readParams(this.state) };
+    }
+    return this.paramsCache.params;
   }
+
+  private paramsCache: { head: BlockHeader; params: ChainParams } | null = null;
 
   nextBasefees(): { cycle: bigint; cell: bigint } {
     const p = this.params().basefee;

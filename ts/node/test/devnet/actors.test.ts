@@ -2,7 +2,8 @@
  * Python actors through the devnet's JSON-RPC, on the real state store and the addon's
  * actor runtime: deploy a counter with a timer, call it with signed transactions, simulate
  * a call, read its storage with a verified state proof, find its events by filter, watch
- * its timer fire through an `events` subscription, check fees and receipts, then stop and
+ * its timer fire through an `events` subscription (and list it with `cowboy_getTimers`),
+ * check fees and receipts, then stop and
  * reopen the node and find everything still there (and the timer still firing).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -135,6 +136,11 @@ describe.skipIf(!HAS_RUNTIME)("actors over RPC", () => {
       value: 0n,
     });
     expect(started.status, JSON.stringify(started)).toBe("success");
+    const timers = await c.ok<Array<Record<string, string>>>("cowboy_getTimers", [toHex(actor)]);
+    expect(timers).toHaveLength(1);
+    expect(timers[0]).toMatchObject({ actor: toHex(actor), handler: "tick", interval: "0x2" });
+    expect(BigInt(timers[0]?.fireAt as string)).toBeGreaterThan(BigInt(started.blockNumber as string));
+    expect(await c.ok("cowboy_getTimers", [toHex(me.address)])).toEqual([]);
     await waitFor(async () => (ticks.length >= 2 ? true : null), 20_000, "two timer fires");
     ws.close();
     const fire = await c.ok<Record<string, unknown>>("cowboy_getTransactionReceipt", [

@@ -4,6 +4,7 @@ import { isValidMnemonic, toHex } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import { DEV_MNEMONIC, deriveDevKeys } from "../../src/devnet/accounts.ts";
 import { ConfigError, DEVNET_CHAIN_ID, parseBlockTime, parseDevnetArgs } from "../../src/devnet/config.ts";
+import { prettyLine } from "../../src/devnet/logger.ts";
 import { Counter, DevnetMetrics, Gauge, Histogram, Registry } from "../../src/devnet/metrics.ts";
 
 describe("devnet options", () => {
@@ -40,6 +41,8 @@ describe("devnet options", () => {
     expect(parseBlockTime("0")).toEqual({ kind: "instant" });
     expect(parseBlockTime("250")).toEqual({ kind: "interval", ms: 250 });
     expect(parseDevnetArgs(["-h"]).help).toBe(true);
+    expect(parseDevnetArgs(["--log-format", "json"]).logFormat).toBe("json");
+    expect(parseDevnetArgs([]).logFormat).toBeNull();
   });
 
   it("names the option in errors", () => {
@@ -49,6 +52,7 @@ describe("devnet options", () => {
       [["--rpc-port", "70000"], "rpc-port"],
       [["--accounts", "0"], "accounts"],
       [["--log-level", "loud"], "log-level"],
+      [["--log-format", "xml"], "log-format"],
       [["--nope"], "args"],
       [["extra"], "args"],
     ];
@@ -75,6 +79,30 @@ describe("development keys", () => {
     const all = [...k.accounts, k.faucet, k.validator].map((a) => toHex(a.address));
     expect(new Set(all).size).toBe(all.length);
     expect(() => deriveDevKeys(-1)).toThrow(RangeError);
+  });
+});
+
+describe("pretty logs", () => {
+  it("turn a pino record into one readable line", () => {
+    const t = new Date(2026, 10, 21, 9, 5, 7, 42).getTime();
+    const line = prettyLine(
+      JSON.stringify({
+        level: 30,
+        time: t,
+        pid: 1,
+        hostname: "h",
+        name: "cowboyd",
+        height: "5",
+        txs: 2,
+        msg: "block",
+      }),
+    );
+    expect(line).toBe("09:05:07.042 INFO  block height=5 txs=2\n");
+    expect(prettyLine("not json\n")).toBe("not json\n");
+    const err = prettyLine(
+      JSON.stringify({ level: 50, time: t, msg: "boom", err: { message: "bad", stack: "Error: bad" } }),
+    );
+    expect(err).toBe("09:05:07.042 ERROR boom\n  Error: bad\n");
   });
 });
 

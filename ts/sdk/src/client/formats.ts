@@ -19,7 +19,12 @@ export type BlockTag = "latest" | "finalized" | "safe" | "earliest" | "pending" 
 export interface RpcEvent {
   /** the emitting actor */
   emitter: Address;
+  /** the topic field as recorded: the topics, each u16 BE length-prefixed (see {@link decodeTopics}) */
   topic: Uint8Array;
+  /** the topics (`emit("Beat", data, *more)` → ["Beat", …more]), or null when `topic` is not such a list */
+  topics: Uint8Array[] | null;
+  /** the first topic as text (the event's name), when it is UTF-8 */
+  name: string | null;
   data: Uint8Array;
   blockNumber: bigint | null;
   blockHash: Hash32 | null;
@@ -149,12 +154,57 @@ function firstPresent(s: Shape, keys: readonly string[]): string {
   return keys[0] as string;
 }
 
+/**
+ * Splits an event's topic field into its topics. The node records an event's topics
+ * (`cowboy_sdk.emit(event, data, *topics)` → [event, *topics]) in one field: each topic
+ * prefixed by its length as a u16 big-endian. Null when `field` is not such a list.
+ */
+export function decodeTopics(field: Uint8Array): Uint8Array[] | null {
+  const out: Uint8Array[] = [];
+  let i = 0;
+  while (i < field.length) {
+    if (i + 2 > field.length) return null;
+    const n = ((field[i] as number) << 8) | (field[i + 1] as number);
+    if (i + 2 + n > field.length) return null;
+    out.push(field.slice(i + 2, i + 2 + n));
+    i += 2 + n;
+  }
+  return out.length === 0 ? null : out;
+}
+
+/** The topic field of an event with `topics` (strings as UTF-8): what event filters match. */
+export function encodeTopics(...topics: Array<string | Uint8Array>): Uint8Array {
+  const parts = topics.map((t) => (typeof t === "string" ? new TextEncoder().encode(t) : t));
+  const out = new Uint8Array(parts.reduce((n, p) => n + 2 + p.length, 0));
+  let i = 0;
+  for (const p of parts) {
+    if (p.length > 0xffff) throw new RangeError("a topic is at most 65535 bytes");
+    out[i] = p.length >> 8;
+    out[i + 1] = p.length & 0xff;
+    out.set(p, i + 2);
+    i += 2 + p.length;
+  }
+  return out;
+}
+
+function utf8Text(b: Uint8Array): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(b);
+  } catch {
+    return null;
+  }
+}
+
 /** Parses an event object. */
 export function parseEvent(value: unknown, path = "event"): RpcEvent {
   const s = new Shape(value, path);
+  const topic = s.data("topic");
+  const topics = decodeTopics(topic);
   return {
     emitter: s.data(firstPresent(s, ["emitter", "address"]), 20),
-    topic: s.data("topic"),
+    topic,
+    topics,
+    name: topics === null ? null : utf8Text(topics[0] as Uint8Array),
     data: s.data("data"),
     blockNumber: s.optQuantity("blockNumber"),
     blockHash: s.optData("blockHash", 32),
