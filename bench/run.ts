@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   bls: () => import("./bls/suite.ts"),
   codec: () => import("./codec/suite.ts"),
   pvm: () => import("./pvm/suite.ts"),
+  qmdb: () => import("./qmdb/suite.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -66,7 +66,8 @@ const codec: BlockCodec = {
 const clock: Clock = {
   now: () => performance.now(),
   schedule(at, fn) {
-    const t = setTimeout(fn, Math.max(0, at - performance.now()));
+    // setTimeout counts whole milliseconds: round up so a callback never runs before `at`
+    const t = setTimeout(fn, Math.max(0, Math.ceil(at - performance.now())));
     return () => clearTimeout(t);
   },
 };
@@ -85,7 +86,7 @@ interface NetResult {
 }
 
 /** Runs `n` voters over QUIC for `measureMs` after `warmupMs`; returns finality latencies and block rate. */
-async function runNetwork(
+export async function runNetwork(
   kind: "bls" | "mac",
   n: number,
   minViewMs: number,

@@ -179,7 +179,7 @@ class Event:
             return None
 
 
-@dataclass
+@dataclass(repr=False)
 class Receipt:
     transaction_hash: bytes
     status: str
@@ -198,6 +198,15 @@ class Receipt:
     def value(self) -> Any:
         """The handler's return value decoded from canonical CBOR (None when empty)."""
         return decode_cbor(self.return_data) if self.return_data else None
+
+    def __repr__(self) -> str:
+        extra = f", error={self.error!r}" if self.error else ""
+        try:
+            shown = f", value={self.value!r}"
+        except Exception:  # not canonical CBOR
+            shown = f", return_data=0x{self.return_data.hex()}"
+        return (f"Receipt(status={self.status!r}{shown}{extra}, block={self.block_number}, "
+                f"events={len(self.events)}, fee_paid={self.fee_paid})")
 
     @staticmethod
     def parse(raw: dict) -> "Receipt":

@@ -108,7 +108,7 @@ pub struct ActorExecError {
 /// One effect of a successful invocation (see the TypeScript union on `effects`).
 #[napi(object)]
 pub struct ActorEffect {
-    /// `"send"`, `"event"`, `"setTimer"` or `"cancelTimer"`.
+    /// `"send"`, `"event"`, `"setTimer"`, `"cancelTimer"` or `"job"`.
     pub kind: String,
     /// send: recipient.
     pub to: Option<Buffer>,
@@ -122,12 +122,24 @@ pub struct ActorEffect {
     pub topics: Option<Vec<Buffer>>,
     /// event: payload; setTimer: canonical CBOR of the handler's argument.
     pub data: Option<Buffer>,
-    /// setTimer / cancelTimer: timer id (32 bytes).
+    /// setTimer / cancelTimer: timer id; job: job id (32 bytes).
     pub id: Option<Buffer>,
     /// setTimer: first fire height.
     pub fire_at: Option<BigInt>,
     /// setTimer: repeat period in blocks, or null for a one-shot timer.
     pub interval: Option<Either<BigInt, Null>>,
+    /// job: job type (`llm`, `http`, `mcp`, `custom`, `container`).
+    pub job_type: Option<String>,
+    /// job: canonical CBOR of the job parameters.
+    pub spec: Option<Buffer>,
+    /// job: handler receiving `(job_id, result)`.
+    pub callback: Option<String>,
+    /// job: maximum price.
+    pub max_price: Option<BigInt>,
+    /// job: priority tip.
+    pub tip: Option<BigInt>,
+    /// job: timeout in blocks.
+    pub timeout_blocks: Option<BigInt>,
 }
 
 /// The result of an invocation.
@@ -147,7 +159,7 @@ pub struct ActorExecResult {
     pub stdout: String,
     /// Effects in order (empty on failure).
     #[napi(
-        ts_type = "Array<{ kind: 'send'; to: Buffer; handler: string; args: Buffer; value: bigint } | { kind: 'event'; topics: Buffer[]; data: Buffer } | { kind: 'setTimer'; id: Buffer; fireAt: bigint; interval: bigint | null; handler: string; data: Buffer } | { kind: 'cancelTimer'; id: Buffer }>"
+        ts_type = "Array<{ kind: 'send'; to: Buffer; handler: string; args: Buffer; value: bigint } | { kind: 'event'; topics: Buffer[]; data: Buffer } | { kind: 'setTimer'; id: Buffer; fireAt: bigint; interval: bigint | null; handler: string; data: Buffer } | { kind: 'cancelTimer'; id: Buffer } | { kind: 'job'; id: Buffer; jobType: string; spec: Buffer; callback: string; maxPrice: bigint; tip: bigint; timeoutBlocks: bigint }>"
     )]
     pub effects: Vec<ActorEffect>,
 }
@@ -183,6 +195,12 @@ fn empty_effect(kind: &str) -> ActorEffect {
         id: None,
         fire_at: None,
         interval: None,
+        job_type: None,
+        spec: None,
+        callback: None,
+        max_price: None,
+        tip: None,
+        timeout_blocks: None,
     }
 }
 
@@ -225,6 +243,24 @@ fn effect_to_js(e: Effect) -> ActorEffect {
         Effect::CancelTimer { id } => ActorEffect {
             id: Some(id.to_vec().into()),
             ..empty_effect("cancelTimer")
+        },
+        Effect::Job {
+            id,
+            job_type,
+            spec,
+            callback,
+            max_price,
+            tip,
+            timeout_blocks,
+        } => ActorEffect {
+            id: Some(id.to_vec().into()),
+            job_type: Some(job_type),
+            spec: Some(spec.into()),
+            callback: Some(callback),
+            max_price: Some(BigInt::from(max_price)),
+            tip: Some(BigInt::from(tip)),
+            timeout_blocks: Some(BigInt::from(timeout_blocks)),
+            ..empty_effect("job")
         },
     }
 }

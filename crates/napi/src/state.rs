@@ -411,9 +411,11 @@ pub fn state_key_actor_code(address_: Buffer) -> Result<Buffer> {
 #[napi]
 pub fn state_key_actor_storage(vm_ns: u32, address_: Buffer, key: Buffer) -> Result<Buffer> {
     let ns = u8::try_from(vm_ns).map_err(|_| arg("vmNs: expected a byte"))?;
-    Ok(keys::actor_storage(ns, &address("address", &address_)?, &key)
-        .map_err(err)?
-        .into())
+    Ok(
+        keys::actor_storage(ns, &address("address", &address_)?, &key)
+            .map_err(err)?
+            .into(),
+    )
 }
 
 /// Prefix of every storage key of one actor (`0x03 · vm_ns · address`).

@@ -431,3 +431,26 @@ fn save_state(vm: &mut Vm, inst: &Value, before: Option<Vec<u8>>) -> Result<(), 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_handler_names() {
+        for ok in ["increment", "get_count", "x1", "ünïcode"] {
+            assert!(is_public_handler_name(ok), "{ok}");
+        }
+        for bad in ["", "_x", "__init__", "1x", "a-b", "a b", "a.b"] {
+            assert!(!is_public_handler_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn outcome_ok_tracks_the_error() {
+        let o = failure("OutOfCycles", "x".into(), 5, 0);
+        assert!(!o.ok());
+        assert_eq!(o.cycles_used, 5);
+        assert!(o.effects.is_empty() && o.result.is_none());
+    }
+}

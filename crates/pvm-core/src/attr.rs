@@ -841,7 +841,10 @@ impl Vm {
             }
             Value::Function(f)
                 if matches!(name, "__qualname__" | "__module__" | "__doc__")
-                    && f.dict.borrow().as_ref().is_some_and(|d| d.get_str(name).is_some()) =>
+                    && f.dict
+                        .borrow()
+                        .as_ref()
+                        .is_some_and(|d| d.get_str(name).is_some()) =>
             {
                 // assigned by the program (e.g. functools.wraps)
                 Ok(f.dict
@@ -927,7 +930,11 @@ impl Vm {
                         && let Some(f) = crate::modules::meta::type_dunder(name)
                     {
                         // super() in a metaclass's __new__: `type.__new__(mcls, ...)`
-                        let recv = if name == "__new__" { None } else { Some(obj.clone()) };
+                        let recv = if name == "__new__" {
+                            None
+                        } else {
+                            Some(obj.clone())
+                        };
                         return Ok(Value::Builtin(Rc::new(Builtin {
                             kind: BuiltinKind::Func(f),
                             recv,

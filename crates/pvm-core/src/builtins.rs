@@ -353,7 +353,9 @@ fn is_instance(vm: &mut Vm, v: &Value, cls: &Value) -> PyResult<bool> {
         }
         // an object whose type defines __instancecheck__ (e.g. typing.Any refusing the check)
         Value::Instance(_) if vm.lookup_special(cls, "__instancecheck__").is_some() => {
-            let f = vm.lookup_special(cls, "__instancecheck__").unwrap_or_default();
+            let f = vm
+                .lookup_special(cls, "__instancecheck__")
+                .unwrap_or_default();
             let r = vm.call(&f, vec![cls.clone(), v.clone()], vec![])?;
             vm.truthy(&r)
         }
@@ -430,8 +432,13 @@ pub fn call_builtin(vm: &mut Vm, b: &Rc<Builtin>, args: Vec<Value>, kw: Kw) -> P
 
 fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
     match name {
-        "__type_new__" | "__type_call__" | "__type_init__" | "__type_setattr__"
-        | "__type_delattr__" | "__type_repr__" | "__type_instancecheck__"
+        "__type_new__"
+        | "__type_call__"
+        | "__type_init__"
+        | "__type_setattr__"
+        | "__type_delattr__"
+        | "__type_repr__"
+        | "__type_instancecheck__"
         | "__type_subclasscheck__" => crate::modules::meta::call_type_dunder(vm, name, args, kw),
         "print" => {
             let sep = match kwarg(&kw, "sep") {
@@ -490,7 +497,9 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
                     ));
                 };
                 let cv = Value::Class(c.clone());
-                if let Some(r) = vm.call_meta_special(&cv, "__subclasscheck__", vec![args[0].clone()])? {
+                if let Some(r) =
+                    vm.call_meta_special(&cv, "__subclasscheck__", vec![args[0].clone()])?
+                {
                     if vm.truthy(&r)? {
                         return Ok(Value::Bool(true));
                     }

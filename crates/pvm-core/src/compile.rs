@@ -2067,6 +2067,29 @@ impl<'a> Compiler<'a> {
     }
 }
 
+/// True if `body` (not counting nested functions and classes) has a `name: annotation`
+/// statement, so its namespace needs `__annotations__`.
+fn has_annotations(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        Stmt::AnnAssign(a) => a.simple && matches!(&*a.target, Expr::Name(_)),
+        Stmt::If(i) => {
+            has_annotations(&i.body) || i.elif_else_clauses.iter().any(|c| has_annotations(&c.body))
+        }
+        Stmt::For(f) => has_annotations(&f.body) || has_annotations(&f.orelse),
+        Stmt::While(w) => has_annotations(&w.body) || has_annotations(&w.orelse),
+        Stmt::With(w) => has_annotations(&w.body),
+        Stmt::Try(t) => {
+            has_annotations(&t.body)
+                || has_annotations(&t.orelse)
+                || has_annotations(&t.finalbody)
+                || t.handlers.iter().any(|h| match h {
+                    ast::ExceptHandler::ExceptHandler(h) => has_annotations(&h.body),
+                })
+        }
+        _ => false,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2113,27 +2136,4 @@ mod tests {
         assert_eq!(f.ncells, 1);
         assert_eq!(&*f.cellnames[0], "x");
     }
-}
-
-/// True if `body` (not counting nested functions and classes) has a `name: annotation`
-/// statement, so its namespace needs `__annotations__`.
-fn has_annotations(body: &[Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::AnnAssign(a) => a.simple && matches!(&*a.target, Expr::Name(_)),
-        Stmt::If(i) => {
-            has_annotations(&i.body) || i.elif_else_clauses.iter().any(|c| has_annotations(&c.body))
-        }
-        Stmt::For(f) => has_annotations(&f.body) || has_annotations(&f.orelse),
-        Stmt::While(w) => has_annotations(&w.body) || has_annotations(&w.orelse),
-        Stmt::With(w) => has_annotations(&w.body),
-        Stmt::Try(t) => {
-            has_annotations(&t.body)
-                || has_annotations(&t.orelse)
-                || has_annotations(&t.finalbody)
-                || t.handlers.iter().any(|h| match h {
-                    ast::ExceptHandler::ExceptHandler(h) => has_annotations(&h.body),
-                })
-        }
-        _ => false,
-    })
 }

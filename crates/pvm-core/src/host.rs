@@ -107,6 +107,10 @@ pub const USAGE_KEY: &[u8] = &[0xff, b'u'];
 pub const TIMER_DOMAIN: &[u8] = b"cowboy-timer";
 /// HKDF salt of `vrf` (the chain's beacon salt, crates/bls `BEACON_HKDF_SALT`).
 pub const VRF_SALT: &[u8] = b"cowboy-v1/beacon-hkdf";
+/// Domain prefix of job ids: keccak256("cowboy-job" ‖ invocation ‖ u32 BE index).
+pub const JOB_DOMAIN: &[u8] = b"cowboy-job";
+/// Job types of the runner marketplace (CIP-2 §2 `JobType`, plus containers of §1).
+pub const JOB_TYPES: &[&str] = &["container", "custom", "http", "llm", "mcp"];
 /// Prefix of the HKDF info of actor randomness: `"cowboy-actor:" ‖ address ‖ label`.
 pub const VRF_INFO_PREFIX: &[u8] = b"cowboy-actor:";
 
@@ -174,6 +178,24 @@ pub enum Effect {
     CancelTimer {
         /// Timer id.
         id: TimerId,
+    },
+    /// An off-chain job for the runner marketplace (CIP-2); its verified result comes back as
+    /// a call of `callback(job_id, result)` on this actor from the Result Verifier.
+    Job {
+        /// Job id (see [`job_id`]).
+        id: [u8; 32],
+        /// One of [`JOB_TYPES`].
+        job_type: String,
+        /// Canonical CBOR of the job's parameters (URL, prompt, tool, …).
+        spec: Vec<u8>,
+        /// Handler receiving the result.
+        callback: String,
+        /// Maximum price the actor pays (escrowed from its balance by the state transition).
+        max_price: u64,
+        /// Priority tip.
+        tip: u64,
+        /// Blocks the runners have before the job times out.
+        timeout_blocks: u64,
     },
 }
 
@@ -286,6 +308,16 @@ pub fn timer_id(invocation_id: &[u8; 32], index: u32) -> TimerId {
     h.finalize().into()
 }
 
+/// The id of the `index`-th job submitted by invocation `invocation_id`:
+/// `keccak256("cowboy-job" ‖ invocation_id ‖ u32 BE index)`.
+pub fn job_id(invocation_id: &[u8; 32], index: u32) -> [u8; 32] {
+    let mut h = sha3::Keccak256::new();
+    h.update(JOB_DOMAIN);
+    h.update(invocation_id);
+    h.update(index.to_be_bytes());
+    h.finalize().into()
+}
+
 /// `vrf(label)`: HKDF-SHA256(salt = [`VRF_SALT`], IKM = beacon,
 /// info = [`VRF_INFO_PREFIX`] ‖ actor address ‖ label), 32 bytes.
 pub fn vrf(beacon: &[u8; 32], actor: &Address, label: &[u8]) -> [u8; 32] {
@@ -328,6 +360,7 @@ pub struct ActorState {
     /// Cell limit of the invocation.
     pub cells_limit: u64,
     timers: u32,
+    jobs: u32,
     sends: usize,
     sent_value: u128,
     usage: Option<u64>,
@@ -356,6 +389,7 @@ impl ActorState {
             effects: Vec::new(),
             cells_limit,
             timers: 0,
+            jobs: 0,
             sends: 0,
             sent_value: 0,
             usage: None,
@@ -777,6 +811,7 @@ pub const PVM_HOST_FUNCS: &[&str] = &[
     "verify_ed25519",
     "verify_bls",
     "ecrecover",
+    "submit_job",
 ];
 
 /// The Python source of `cowboy_sdk`.
@@ -1160,6 +1195,62 @@ pub fn call(
             Ok(Value::Bool(with(vm, |h| {
                 h.verify_bls(&pk, &ns, &msg, &sig)
             })?))
+        }
+        "submit_job" => {
+            // submit_job(job_type, spec, callback, max_price, timeout_blocks, tip=0)
+            let job_type = str_arg(vm, arg(vm, &args, 0, name)?, "job_type")?;
+            if !JOB_TYPES.contains(&job_type.as_str()) {
+                return Err(vm.exc(
+                    "ValueError",
+                    format!(
+                        "unknown job type '{job_type}' (known: {})",
+                        JOB_TYPES.join(", ")
+                    ),
+                ));
+            }
+            let spec = arg(vm, &args, 1, name)?.clone();
+            let callback = handler_arg(vm, arg(vm, &args, 2, name)?)?;
+            let max_price = u64_arg(vm, arg(vm, &args, 3, name)?, "max_price")?;
+            let timeout_blocks = u64_arg(vm, arg(vm, &args, 4, name)?, "timeout_blocks")?;
+            let tip = match args.get(5).or_else(|| kwarg(&kw, "tip")) {
+                Some(v) => u64_arg(vm, v, "tip")?,
+                None => 0,
+            };
+            if max_price == 0 || timeout_blocks == 0 {
+                return Err(vm.exc(
+                    "ValueError",
+                    "a job needs max_price > 0 and timeout_blocks > 0 (CIP-2 §3)",
+                ));
+            }
+            vm.charge(costs::SEND)?;
+            let spec = encode(vm, &spec)?;
+            charge_cells(vm, spec.len() as u64)?;
+            let escrow = max_price as u128 + tip as u128;
+            let bal = with(vm, |h| h.balance())? as u128;
+            let total = state(vm)?.sent_value + escrow;
+            if total > bal {
+                return Err(vm.exc(
+                    "ValueError",
+                    format!("insufficient balance: committing {total} in total, balance is {bal}"),
+                ));
+            }
+            let a = state_mut(vm)?;
+            a.sent_value = total;
+            let id = job_id(&a.ctx.invocation_id, a.jobs);
+            a.jobs += 1;
+            push_effect(
+                vm,
+                Effect::Job {
+                    id,
+                    job_type,
+                    spec,
+                    callback,
+                    max_price,
+                    tip,
+                    timeout_blocks,
+                },
+            )?;
+            Ok(Value::bytes(id.to_vec()))
         }
         _ => Err(vm.exc(
             "AttributeError",

@@ -952,7 +952,8 @@ impl Vm {
     /// `item in container`.
     pub fn contains(&mut self, container: &Value, item: &Value) -> PyResult<bool> {
         if let Value::Class(_) = container
-            && let Some(r) = self.call_meta_special(container, "__contains__", vec![item.clone()])?
+            && let Some(r) =
+                self.call_meta_special(container, "__contains__", vec![item.clone()])?
         {
             return self.truthy(&r);
         }

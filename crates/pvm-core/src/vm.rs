@@ -2143,9 +2143,7 @@ impl Vm {
                                 let mut v = Vec::new();
                                 for k in self.collect(&all)? {
                                     let Value::Str(s) = &k else {
-                                        return Err(self.type_err(
-                                            "Item in __all__ must be str",
-                                        ));
+                                        return Err(self.type_err("Item in __all__ must be str"));
                                     };
                                     let x = m.dict.borrow().get_str(&s.s).cloned();
                                     match x {
@@ -2167,7 +2165,9 @@ impl Vm {
                                 .dict
                                 .borrow()
                                 .iter()
-                                .filter(|e| matches!(&e.key, Value::Str(s) if !s.s.starts_with('_')))
+                                .filter(
+                                    |e| matches!(&e.key, Value::Str(s) if !s.s.starts_with('_')),
+                                )
                                 .map(|e| (e.key.clone(), e.value.clone()))
                                 .collect(),
                         };

@@ -59,7 +59,10 @@ fn known_gaps() -> Vec<(String, usize)> {
         .map(|l| {
             let mut it = l.split_whitespace();
             let file = it.next().unwrap_or_default().to_string();
-            let line = it.next().and_then(|n| n.parse().ok()).expect("known_gaps: line number");
+            let line = it
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("known_gaps: line number");
             (file, line)
         })
         .collect()
@@ -68,7 +71,11 @@ fn known_gaps() -> Vec<(String, usize)> {
 #[test]
 fn stdlib_programs_match_cpython() {
     let files = programs();
-    assert!(files.len() >= 23, "expected the stdlib corpus, found {}", files.len());
+    assert!(
+        files.len() >= 23,
+        "expected the stdlib corpus, found {}",
+        files.len()
+    );
     let gaps = known_gaps();
     let mut failures = Vec::new();
     let mut checked_lines = 0;
@@ -144,7 +151,11 @@ fn import_costs_are_exact() {
         "struct",
         "typing",
     ] {
-        assert_eq!(cost(&format!("import {m}\n")), 1 + 100 + 2, "first import of {m}");
+        assert_eq!(
+            cost(&format!("import {m}\n")),
+            1 + 100 + 2,
+            "first import of {m}"
+        );
         assert_eq!(
             cost(&format!("import {m}\nimport {m}\n")),
             (1 + 100 + 2) + (1 + 5 + 2),
@@ -158,9 +169,17 @@ fn import_costs_are_exact() {
         );
     }
     // refused: the Import instruction (1) + the 50-cycle penalty, then ImportError
-    for src in ["import os\n", "import socket\n", "import random\n", "from sys import argv\n"] {
+    for src in [
+        "import os\n",
+        "import socket\n",
+        "import random\n",
+        "from sys import argv\n",
+    ] {
         let o = run(src);
-        assert_eq!(o.error.as_ref().map(|e| e.type_name.as_str()), Some("ImportError"));
+        assert_eq!(
+            o.error.as_ref().map(|e| e.type_name.as_str()),
+            Some("ImportError")
+        );
         assert_eq!(o.cycles_used, 1 + 50, "{src}");
     }
 }
@@ -203,7 +222,12 @@ fn from_import_forms() {
 
 #[test]
 fn refused_import_names_the_whitelist() {
-    for src in ["import os\n", "import os.path\n", "from subprocess import run\n", "import _pvm_re\n"] {
+    for src in [
+        "import os\n",
+        "import os.path\n",
+        "from subprocess import run\n",
+        "import _pvm_re\n",
+    ] {
         let e = run(src).error.expect("error");
         assert_eq!(e.type_name, "ImportError", "{src}");
         assert!(
@@ -217,7 +241,10 @@ fn refused_import_names_the_whitelist() {
         );
     }
     let e = run("import os\n").error.expect("error");
-    assert!(e.message.starts_with("module 'os' is not available in the PVM"));
+    assert!(
+        e.message
+            .starts_with("module 'os' is not available in the PVM")
+    );
 }
 
 #[test]
@@ -229,7 +256,8 @@ fn modules_are_cached_per_invocation() {
     assert_eq!(o.stdout, "True True\n");
     // module state lives as long as the invocation: a cache filled in one run is empty in
     // the next
-    let src = "import functools\nprint(functools.lru_cache(maxsize=None)(abs).cache_info().currsize)\n";
+    let src =
+        "import functools\nprint(functools.lru_cache(maxsize=None)(abs).cache_info().currsize)\n";
     assert_eq!(run(src).stdout, "0\n");
     assert_eq!(run(src).stdout, "0\n");
 }
@@ -248,7 +276,10 @@ fn regex_cost_grows_with_the_work() {
             ..Limits::default()
         },
     );
-    assert_eq!(o.error.map(|e| e.type_name), Some("OutOfCycles".to_string()));
+    assert_eq!(
+        o.error.map(|e| e.type_name),
+        Some("OutOfCycles".to_string())
+    );
     assert_eq!(o.cycles_used, 2_000_000);
 }
 
@@ -298,7 +329,10 @@ fn module_heap_counts_against_the_cap() {
             ..Limits::default()
         },
     );
-    assert_eq!(o.error.map(|e| e.type_name), Some("MemoryError".to_string()));
+    assert_eq!(
+        o.error.map(|e| e.type_name),
+        Some("MemoryError".to_string())
+    );
 }
 
 #[test]

@@ -3,10 +3,12 @@
 //! unauthenticated embedded key-value store (redb) doing the same work in the same run.
 //!
 //! ```text
-//! cargo run --release -p cowboy-qmdb --example bench            # 1M keys (~2-3 min)
+//! cargo run --release -p cowboy-qmdb --example bench            # 1M keys (~3-5 min)
 //! cargo run --release -p cowboy-qmdb --example bench -- --10m   # also 10M keys (long)
+//! cargo run --release -p cowboy-qmdb --example bench -- --out /tmp/q.json
 //! ```
-//! Writes `bench/results/qmdb.json` (format of /work/shared/BENCH.md) and prints a table.
+//! Writes the metrics (format of /work/shared/BENCH.md) to `--out` (default
+//! `bench/results/qmdb.json`); `npm run bench qmdb` runs it through `bench/qmdb/suite.ts`.
 
 use cowboy_qmdb::{Config, Db, keys};
 use redb::TableDefinition;
@@ -209,6 +211,39 @@ fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
         runs: RUNS,
         spread: 0.0,
     });
+    // Clean close and reopen: qmdb writes its snapshot on close and loads it on open; redb
+    // reopens its file. Both must come back with the same contents.
+    let root = db.root();
+    let t = Instant::now();
+    drop(db);
+    let q_close = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let db = Db::open(
+        &qdir,
+        Config {
+            history: 16,
+            ..Config::default()
+        },
+    )
+    .expect("reopen qmdb");
+    let q_open = t.elapsed().as_secs_f64();
+    assert_eq!(db.root(), root);
+    let t = Instant::now();
+    drop(rdb);
+    let rdb = redb::Database::open(rdir.join("plain.redb")).expect("reopen redb");
+    let r_open = t.elapsed().as_secs_f64();
+    println!(
+        "close+reopen: qmdb close {q_close:.2} s (snapshot), open {q_open:.2} s; redb close+open {r_open:.2} s"
+    );
+    metrics.push(Metric {
+        name: format!("reopen_s_{suffix}"),
+        value: q_open,
+        unit: "s",
+        peer: "redb",
+        peer_value: r_open,
+        runs: 1,
+        spread: 0.0,
+    });
     let stats = db.stats();
     let qbytes = db.disk_bytes();
     let rbytes = dir_bytes(&rdir);
@@ -335,6 +370,15 @@ fn cleanup(db: Db, rdb: redb::Database, q: &std::path::Path, r: &std::path::Path
     let _ = std::fs::remove_dir_all(r);
 }
 
+/// A JSON number: seconds with 3 decimals, everything else rounded to an integer.
+fn num(v: f64, unit: &str) -> String {
+    if unit == "s" {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.0}")
+    }
+}
+
 fn cmd(c: &str, args: &[&str]) -> String {
     std::process::Command::new(c)
         .args(args)
@@ -347,6 +391,11 @@ fn cmd(c: &str, args: &[&str]) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let big = args.iter().any(|a| a == "--10m");
+    let out_arg = args
+        .iter()
+        .position(|a| a == "--out")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from);
     let mut metrics = Vec::new();
     run_size(1_000_000, "1m", &mut metrics, true);
     if big {
@@ -386,24 +435,24 @@ fn main() {
         cmd("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"])
     );
     json += &format!(
-        "  \"notes\": \"blocks of {BLOCK} updates, one state root and one fdatasync per block; shared 2-core machine under load from other builds, so *_per_cpu_s (updates per CPU-second of this process) is reported next to wall-clock rates; peer redb with one durable write transaction per block; proof peers are redb random reads; 10M case {}\",\n",
+        "  \"notes\": \"blocks of {BLOCK} updates, one state root and one fdatasync per block; shared 2-core machine under load from other builds, so *_per_cpu_s (updates per CPU-second of this process) is reported next to wall-clock rates; peer redb with one durable write transaction per block; proof peers are redb random reads; reopen_s: qmdb open from its close snapshot vs redb close+open; 10M case {}\",\n",
         if big { "run" } else { "behind --10m (not run)" }
     );
     json += "  \"metrics\": [\n";
     for (i, m) in metrics.iter().enumerate() {
         // ratio: > 1 means qmdb is better. Disk bytes: lower is better.
-        let (hib, ratio) = if m.unit == "bytes" {
+        let (hib, ratio) = if m.unit == "bytes" || m.unit == "s" {
             (false, m.peer_value / m.value)
         } else {
             (true, m.value / m.peer_value)
         };
         json += &format!(
-            "    {{\"name\": \"{}\", \"value\": {:.0}, \"unit\": \"{}\", \"higher_is_better\": {hib}, \"peer\": \"{}\", \"peer_value\": {:.0}, \"ratio\": {:.3}, \"runs\": {}, \"spread\": {:.3}}}{}\n",
+            "    {{\"name\": \"{}\", \"value\": {}, \"unit\": \"{}\", \"higher_is_better\": {hib}, \"peer\": \"{}\", \"peer_value\": {}, \"ratio\": {:.3}, \"runs\": {}, \"spread\": {:.3}}}{}\n",
             m.name,
-            m.value,
+            num(m.value, m.unit),
             m.unit,
             m.peer,
-            m.peer_value,
+            num(m.peer_value, m.unit),
             ratio,
             m.runs,
             m.spread,
@@ -411,7 +460,7 @@ fn main() {
         );
     }
     json += "  ]\n}\n";
-    let out = root.join("bench/results/qmdb.json");
+    let out = out_arg.unwrap_or_else(|| root.join("bench/results/qmdb.json"));
     std::fs::create_dir_all(out.parent().expect("parent")).expect("results dir");
     std::fs::write(&out, &json).expect("write results");
     println!("{json}");

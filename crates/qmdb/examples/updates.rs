@@ -71,10 +71,7 @@ fn main() {
         db.commit().expect("commit");
         i = end;
     }
-    println!(
-        "prefill {n}: {:.0}/s",
-        n as f64 / t.elapsed().as_secs_f64()
-    );
+    println!("prefill {n}: {:.0}/s", n as f64 / t.elapsed().as_secs_f64());
     let t = Instant::now();
     let c = cpu_seconds();
     for b in 0..blocks {

@@ -2,8 +2,8 @@
 //! block overlay (nested checkpoints) and a window of retained historical versions.
 
 use crate::bitmap::{Bitmap, build_levels, path_in};
+use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaf, state_root};
 use crate::ikey::IKey;
-use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, state_root};
 use crate::log::{FrameView, Log, sync_dir};
 use crate::mmr::Mmr;
 use crate::op::{Op, Reader};
@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const PENDING: u64 = u64::MAX;
+/// Blocks with at least this many operations hash on two threads.
+const PARALLEL_MIN_OPS: usize = 2048;
 const PINNED_FILE: &str = "pinned.bin";
 const PINNED_MAGIC: &[u8; 4] = b"CQP1";
 
@@ -857,7 +859,7 @@ impl Db {
                     &mut frame,
                 );
                 end_op(&mut frame, start);
-                self.emit_update(&mut rec, &frame[start + 4..], p, slot, Some(loc));
+                self.emit_update(&mut rec, p, slot, Some(loc));
             } else {
                 let c = effective.next().expect("peeked");
                 let start = begin_op(&mut frame, &mut rel);
@@ -867,12 +869,12 @@ impl Db {
                         Op::encode_update(c.key.as_slice(), &value, next.as_slice(), &mut frame);
                         end_op(&mut frame, start);
                         let slot = c.slot.expect("slot assigned");
-                        self.emit_update(&mut rec, &frame[start + 4..], c.key, slot, c.prior);
+                        self.emit_update(&mut rec, c.key, slot, c.prior);
                     }
                     None => {
                         Op::encode_delete(c.key.as_slice(), &mut frame);
                         end_op(&mut frame, start);
-                        self.emit_plain(&frame[start + 4..]);
+                        self.emit_plain();
                         apply_bits(&mut self.bitmap, &mut rec, c.key, c.prior, false);
                     }
                 }
@@ -892,7 +894,7 @@ impl Db {
             end_op(&mut frame, start);
             let key = IKey::new(update_key(&frame[start + 4..])?);
             let slot = self.keys.slot_of_loc(loc);
-            self.emit_update(&mut rec, &frame[start + 4..], key, slot, Some(loc));
+            self.emit_update(&mut rec, key, slot, Some(loc));
             budget -= 1;
         }
         // 7. the commit operation.
@@ -904,11 +906,48 @@ impl Db {
         }
         .encode_into(&mut frame);
         end_op(&mut frame, start);
-        self.emit_plain(&frame[start + 4..]);
+        self.emit_plain();
         self.bitmap.push(false);
-        // 8. root.
-        self.bitmap.merkleize();
+        // 8. root. The MMR leaves of the block's operations and the bitmap tree are
+        //    independent: the bitmap is re-merkleized on a second thread while this one hashes
+        //    the leaves (the results do not depend on the split); then the leaves enter the MMR
+        //    in order.
+        let mut leaves: Vec<Hash> = vec![[0; 32]; rel.len()];
+        {
+            let frame = &frame;
+            let hash_leaves = |out: &mut [Hash]| {
+                for (h, &o) in out.iter_mut().zip(rel.iter()) {
+                    let o = o as usize;
+                    let n = u32::from_le_bytes(frame[o..o + 4].try_into().expect("4 bytes"));
+                    *h = mmr_leaf(&frame[o + 4..o + 4 + n as usize]);
+                }
+            };
+            let bitmap = &mut self.bitmap;
+            let mut merkleized = false;
+            if rel.len() >= PARALLEL_MIN_OPS {
+                merkleized = std::thread::scope(|s| {
+                    let worker = std::thread::Builder::new()
+                        .spawn_scoped(s, || bitmap.merkleize())
+                        .ok();
+                    hash_leaves(&mut leaves);
+                    // A panic inside merkleize is a bug: propagate it rather than re-run on a
+                    // half-updated tree.
+                    worker
+                        .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                        .is_some()
+                });
+            } else {
+                hash_leaves(&mut leaves);
+            }
+            if !merkleized {
+                bitmap.merkleize();
+            }
+        }
+        for leaf in leaves {
+            self.mmr.push_leaf(leaf);
+        }
         let op_count = self.mmr.leaves();
+        debug_assert_eq!(op_count, self.bitmap.len());
         let root = state_root(op_count, &self.mmr.root(), &self.bitmap.root());
         // 9. durability.
         self.log.append_frame(version, &mut frame, &rel, &root)?;
@@ -926,26 +965,16 @@ impl Db {
         Ok(*self.latest())
     }
 
-    /// Appends the encoded operation `bytes` (already in the frame) to the MMR, not to the
-    /// bitmap.
-    fn emit_plain(&mut self, bytes: &[u8]) {
-        self.mmr.push_op(bytes);
+    /// Accounts for an operation (already in the frame) that is never active: no bitmap bit is
+    /// pushed here, no key owns it. MMR leaves are added for the whole frame in step 8.
+    fn emit_plain(&mut self) {
         self.keys.loc_slot.push(NO_SLOT);
     }
 
-    /// Appends the encoded update `bytes` (already in the frame) of `key` (owning `slot`,
-    /// previously active at `prior`) and makes it the key's active operation.
-    fn emit_update(
-        &mut self,
-        rec: &mut Record,
-        bytes: &[u8],
-        key: IKey,
-        slot: u32,
-        prior: Option<u64>,
-    ) {
-        let loc = self.mmr.leaves();
-        debug_assert_eq!(self.bitmap.len(), loc);
-        self.mmr.push_op(bytes);
+    /// Accounts for the update (already in the frame) of `key` (owning `slot`, previously
+    /// active at `prior`) at the next location and makes it the key's active operation.
+    fn emit_update(&mut self, rec: &mut Record, key: IKey, slot: u32, prior: Option<u64>) {
+        let loc = self.bitmap.len();
         self.keys.slots[slot as usize] = loc;
         self.keys.loc_slot.push(slot);
         apply_bits(&mut self.bitmap, rec, key, prior, true);
@@ -1206,13 +1235,7 @@ impl Db {
 }
 
 /// Clears `prior`'s bit (recording the chunk for undo), appends the new bit, records the key.
-fn apply_bits(
-    bitmap: &mut Bitmap,
-    rec: &mut Record,
-    key: IKey,
-    prior: Option<u64>,
-    active: bool,
-) {
+fn apply_bits(bitmap: &mut Bitmap, rec: &mut Record, key: IKey, prior: Option<u64>, active: bool) {
     if let Some(p) = prior {
         let ci = p / CHUNK_BITS;
         rec.undo_chunks

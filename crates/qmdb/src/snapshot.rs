@@ -188,7 +188,9 @@ pub fn write<'a>(
         n += 1;
     }
     if n != index_len {
-        return Err(Error::Corrupt("index length changed while snapshotting".into()));
+        return Err(Error::Corrupt(
+            "index length changed while snapshotting".into(),
+        ));
     }
     w.u32(records.len() as u32)?;
     for r in records {

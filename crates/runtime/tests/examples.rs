@@ -375,3 +375,99 @@ fn lottery_draws_with_the_beacon() {
     assert_eq!(sends(&r), vec![(w.clone(), "prize".to_string(), 30)]);
     assert_eq!(e.fails("draw", ALICE, 0, vec![]), "ActorError");
 }
+
+const ORACLE: &str = include_str!("../../../examples/oracle.py");
+
+#[test]
+fn oracle_consumer_with_a_runner_job_and_a_timeout() {
+    let mut e = Env::new();
+    let verifier = {
+        let mut a = [0u8; 20];
+        a[19] = 3;
+        a
+    };
+    e.deploy(
+        ORACLE,
+        ALICE,
+        0,
+        vec![t("https://prices.example/cby"), u(50)],
+    );
+    // the job's max price is escrowed from the actor's balance: none yet
+    assert_eq!(e.fails("request", ALICE, 0, vec![]), "ValueError");
+    e.credit(200);
+    assert_eq!(e.fails("request", BOB, 0, vec![]), "Unauthorized");
+    let (job, r) = e.ok("request", ALICE, 0, vec![]);
+    let V::Bytes(job) = job else { panic!() };
+    let Effect::Job {
+        id,
+        job_type,
+        spec,
+        callback,
+        max_price,
+        tip,
+        timeout_blocks,
+    } = r.effects[0].clone()
+    else {
+        panic!("{:?}", r.effects)
+    };
+    assert_eq!(id.to_vec(), job);
+    assert_eq!(
+        (
+            job_type.as_str(),
+            callback.as_str(),
+            max_price,
+            tip,
+            timeout_blocks
+        ),
+        ("http", "on_price", 50, 0, 20)
+    );
+    let V::Map(spec) = cbor::decode(&spec).unwrap() else {
+        panic!()
+    };
+    assert!(spec.contains(&(t("url"), t("https://prices.example/cby"))));
+    let Effect::SetTimer {
+        id: timer, fire_at, ..
+    } = r.effects[1].clone()
+    else {
+        panic!()
+    };
+    assert_eq!(fire_at, e.height + 30);
+    assert_eq!(e.fails("request", ALICE, 0, vec![]), "ActorError");
+    let result = V::Map(vec![(t("price"), u(1234))]);
+    // only the Result Verifier delivers results, only for a pending job
+    assert_eq!(
+        e.fails("on_price", BOB, 0, vec![b(&job), result.clone()]),
+        "Unauthorized"
+    );
+    assert_eq!(
+        e.fails("on_price", verifier, 0, vec![b(&[0; 32]), result.clone()]),
+        "NotFound"
+    );
+    e.height += 3;
+    let (p, r) = e.ok("on_price", verifier, 0, vec![b(&job), result.clone()]);
+    assert_eq!(p, u(1234));
+    assert_eq!(r.effects[0], Effect::CancelTimer { id: timer });
+    assert_eq!(
+        e.ok("price", BOB, 0, vec![]).0,
+        V::Array(vec![u(1234), u(e.height)])
+    );
+    assert_eq!(
+        e.fails("on_price", verifier, 0, vec![b(&job), result]),
+        "NotFound"
+    );
+    // a request that times out
+    let (job2, r) = e.ok("request", ALICE, 0, vec![]);
+    let Effect::SetTimer { fire_at, .. } = r.effects[1].clone() else {
+        panic!()
+    };
+    assert_eq!(
+        e.fails("on_timeout", BOB, 0, vec![job2.clone()]),
+        "ActorError"
+    );
+    e.height = fire_at;
+    assert_eq!(
+        e.ok("on_timeout", ACTOR, 0, vec![job2.clone()]).0,
+        V::Bool(true)
+    );
+    assert_eq!(e.ok("on_timeout", ACTOR, 0, vec![job2]).0, V::Bool(false));
+}

@@ -63,6 +63,7 @@ describe("docs/quickstart.md", () => {
     expect(infos).toContain("sh setup");
     expect(infos).toContain("sh terminal-2");
     expect(infos).toContain("python file=actor.py");
+    expect(infos).toContain("python file=tests/test_actor.py");
     expect(infos.filter((i) => i === "sh").length).toBeGreaterThanOrEqual(4);
     expect(infos).toContain("python");
     // the script is well-formed bash
@@ -110,7 +111,8 @@ describe("docs/quickstart.md", () => {
           NO_COLOR: "1",
         },
       });
-      expect(r.stderr).toBe("");
+      // `cowboy test` names the devnet it started on stderr; nothing else may appear there
+      expect(r.stderr.replace(/^cowboy test: fresh devnet at \S+\n/m, "")).toBe("");
       expect(r.status).toBe(0);
       const out = r.stdout;
       expect(out).toMatch(/created heartbeat/);
@@ -124,6 +126,7 @@ describe("docs/quickstart.md", () => {
       expect(out).toMatch(/status\s+success/); // send
       expect(out).toMatch(/^deployed 0x[0-9a-f]{40}$/m); // Python
       expect(out).toMatch(/beats so far: \d+/);
+      expect(out).toMatch(/1 passed/); // cowboy test
     }, 300_000);
   });
 });

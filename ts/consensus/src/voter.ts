@@ -148,6 +148,8 @@ interface ViewState {
   sentNullify: boolean;
   sentFinalize: boolean;
   retrying: boolean;
+  /** a paced proposal is waiting for its time */
+  proposeArmed: boolean;
   /** notarize / finalize votes that arrived after their certificate (unverified; for participation) */
   readonly late: Vote[];
   timers: Array<() => void>;
@@ -168,6 +170,7 @@ function newView(view: number): ViewState {
     sentNullify: false,
     sentFinalize: false,
     retrying: false,
+    proposeArmed: false,
     late: [],
     timers: [],
   };
@@ -319,7 +322,6 @@ export class Voter {
         if (this.view === view) this.timeout(view);
       }),
     );
-    if (pace > 0) s.timers.push(this.clock.schedule(now + pace, () => this.tryPropose()));
     this.prune();
     this.tryPropose();
     for (const candidate of [...s.pending.values()]) this.tryNotarize(candidate.proposal, candidate.block);
@@ -384,9 +386,22 @@ export class Voter {
   private tryPropose(): void {
     const view = this.view;
     if (this.leaderOf(view) !== this.cfg.me) return;
-    // pacing: not before minViewMs into the view (a timer calls back then)
-    if (this.clock.now() < this.viewEnteredAt + (this.cfg.minViewMs ?? 0)) return;
     const s = this.state(view);
+    // pacing: not before minViewMs into the view; come back then (a real clock's timer may
+    // fire a fraction early, so this re-arms until the time has really come)
+    const due = this.viewEnteredAt + (this.cfg.minViewMs ?? 0);
+    if (this.clock.now() < due) {
+      if (!s.proposeArmed) {
+        s.proposeArmed = true;
+        s.timers.push(
+          this.clock.schedule(due, () => {
+            s.proposeArmed = false;
+            if (this.view === view) this.tryPropose();
+          }),
+        );
+      }
+      return;
+    }
     if (s.sentNotarize || s.sentNullify) return;
     const parent = this.parentFor(view);
     if (parent === "missing") {

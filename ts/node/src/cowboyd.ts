@@ -135,6 +135,12 @@ export async function runDevnet(
   } catch (err) {
     await node.stop();
     const code = (err as { code?: unknown }).code;
+    if (code === "EADDRINUSE") {
+      io.err(
+        `${prog}: ERR_DEVNET_RPC_PORT: ${config.rpcHost}:${config.rpcPort} is in use (another devnet?); choose another --rpc-port\n`,
+      );
+      return 1;
+    }
     io.err(`${prog}: ${typeof code === "string" ? code : "ERR_DEVNET_START"}: ${(err as Error).message}\n`);
     return 1;
   }

@@ -61,7 +61,8 @@ export interface ValidatorConfig {
 export const systemClock: Clock = {
   now: () => performance.now(),
   schedule(at, fn) {
-    const t = setTimeout(fn, Math.max(0, at - performance.now()));
+    // setTimeout counts whole milliseconds: round up so a callback never runs before `at`
+    const t = setTimeout(fn, Math.max(0, Math.ceil(at - performance.now())));
     return () => clearTimeout(t);
   },
 };

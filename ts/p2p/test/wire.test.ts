@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import { isP2pError, type P2pErrorCode } from "../src/errors.ts";
 import { encodeFrame, FrameDecoder } from "../src/framing.ts";
 import { PeerScores } from "../src/scores.ts";
-import { type BlockCodec, decodeMessage, encodeMessage, WIRE_VERSION } from "../src/wire.ts";
+import {
+  type BlockCodec,
+  decodeMessage,
+  decodeSyncRequest,
+  decodeSyncResponse,
+  encodeMessage,
+  encodeSyncRequest,
+  encodeSyncResponse,
+  WIRE_VERSION,
+} from "../src/wire.ts";
 
 /** Blocks in these tests are strings; decoding rejects invalid UTF-8. */
 const codec: BlockCodec = {
@@ -240,5 +249,46 @@ describe("peer scores", () => {
     now = 20_000;
     expect(s.isBanned("p")).toBe(false);
     expect(s.score("p")).toBe(0);
+  });
+});
+
+describe("block-sync messages", () => {
+  const certificate: Certificate = {
+    kind: "finalize",
+    round: { epoch: 0, view: 9 },
+    proposal: {
+      round: { epoch: 0, view: 9 },
+      height: 4,
+      parentView: 8,
+      parent: "aa".repeat(32),
+      payload: "bb".repeat(32),
+    },
+    signers: Uint8Array.of(7),
+    signature: new Uint8Array(96).fill(3),
+    seed: null,
+  };
+
+  it("round-trip requests and responses, strictly", () => {
+    expect(decodeSyncRequest(encodeSyncRequest({ from: 12, max: 256 }))).toEqual({ from: 12, max: 256 });
+    const res = {
+      tip: 40,
+      blocks: [
+        { block: "b3", certificate: null },
+        { block: "b4", certificate },
+      ],
+    };
+    const bytes = encodeSyncResponse(res, codec);
+    expect(decodeSyncResponse(bytes, codec)).toEqual(res);
+    for (let cut = 0; cut < bytes.length; cut++)
+      expect(codeOf(() => decodeSyncResponse(bytes.subarray(0, cut), codec))).not.toBe("no error");
+    expect(codeOf(() => decodeSyncResponse(Uint8Array.from([...bytes, 0]), codec))).toBe(
+      "WIRE_TRAILING_BYTES",
+    );
+    const req = encodeSyncRequest({ from: 1, max: 1 });
+    expect(codeOf(() => decodeSyncResponse(req, codec))).toBe("WIRE_BAD_TAG");
+    expect(codeOf(() => decodeSyncRequest(Uint8Array.from([9, ...req.subarray(1)])))).toBe(
+      "WIRE_BAD_VERSION",
+    );
+    expect(codeOf(() => encodeSyncResponse(res, codec, 10))).toBe("WIRE_TOO_LARGE");
   });
 });

@@ -84,10 +84,7 @@ pub fn call(vm: &mut Vm, name: &str, args: Vec<Value>) -> PyResult<Value> {
                 return Err(vm.exc("ValueError", "maximum salt length is 16 bytes"));
             }
             if person.len() > 16 {
-                return Err(vm.exc(
-                    "ValueError",
-                    "maximum person length is 16 bytes",
-                ));
+                return Err(vm.exc("ValueError", "maximum person length is 16 bytes"));
             }
             blake2b(&data, size as usize, &key, &salt, &person)
         }

@@ -123,7 +123,12 @@ fn to_int(vm: &Vm, r: Result<F64, pvm_float::FloatError>) -> PyResult<Value> {
 }
 
 /// Call `math.name(*args, **kw)`.
-pub fn call(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Vec<(Rc<str>, Value)>) -> PyResult<Value> {
+pub fn call(
+    vm: &mut Vm,
+    name: &str,
+    args: Vec<Value>,
+    kw: Vec<(Rc<str>, Value)>,
+) -> PyResult<Value> {
     vm.charge(20)?;
     let a = |i: usize| args.get(i).cloned().unwrap_or_default();
     let need = |vm: &Vm, n: usize| -> PyResult<()> {

@@ -121,8 +121,8 @@ pub fn load(vm: &mut Vm, name: &str) -> PyResult<Option<Value>> {
     let Some(source) = pvm_stdlib::source(name) else {
         return Ok(None);
     };
-    let code = crate::compile::compile_module(source, &format!("<pvm-stdlib>/{name}.py"))
-        .map_err(|e| {
+    let code = crate::compile::compile_module(source, &format!("<pvm-stdlib>/{name}.py")).map_err(
+        |e| {
             vm.exc(
                 "SystemError",
                 format!(
@@ -130,7 +130,8 @@ pub fn load(vm: &mut Vm, name: &str) -> PyResult<Option<Value>> {
                     e.msg, e.line
                 ),
             )
-        })?;
+        },
+    )?;
     let mut dict = Dict::new();
     dict.set_str(Rc::new(PyStr::new("__name__")), Value::str(name));
     match name {
@@ -161,7 +162,9 @@ pub fn load(vm: &mut Vm, name: &str) -> PyResult<Option<Value>> {
         return Err(match e {
             Flow::Abort(Abort::OutOfCycles) => vm.exc(
                 "SystemError",
-                format!("initialising module '{name}' exceeded its {MODULE_INIT_BUDGET}-cycle budget"),
+                format!(
+                    "initialising module '{name}' exceeded its {MODULE_INIT_BUDGET}-cycle budget"
+                ),
             ),
             e => e,
         });
@@ -282,7 +285,10 @@ mod tests {
         let before = vm.meter.left;
         assert!(vm.run_module_in(code, &m).is_ok());
         let used = before - vm.meter.left;
-        assert!(used > 1_000 && used < MODULE_INIT_BUDGET / 10, "decimal body: {used}");
+        assert!(
+            used > 1_000 && used < MODULE_INIT_BUDGET / 10,
+            "decimal body: {used}"
+        );
         vm.frames.clear();
         drop(vm);
         crate::heap::release_all();

@@ -32,8 +32,12 @@ pub const CACHE_MAX: usize = 256;
 
 const FUNCS: &[&str] = &["compile", "exec", "find_all", "template"];
 
-/// Compiled patterns of one invocation.
-pub type Cache = BTreeMap<(bool, Vec<u32>, u32), Rc<Regex>>;
+/// Compiled patterns of one invocation, each with the heap bytes it is charged: the key's
+/// code points plus [`PROGRAM_BYTES_PER_CHAR`] per pattern character for the program.
+pub type Cache = BTreeMap<(bool, Vec<u32>, u32), (Rc<Regex>, crate::heap::Acct)>;
+
+/// Heap bytes charged per pattern character for a cached compiled program.
+pub const PROGRAM_BYTES_PER_CHAR: usize = 32;
 
 /// The helper module object.
 pub fn native_module() -> Value {
@@ -72,7 +76,7 @@ fn flags_arg(vm: &mut Vm, v: &Value) -> PyResult<u32> {
 fn regex(vm: &mut Vm, pattern: &Value, flags: u32) -> PyResult<Result<Rc<Regex>, pvm_re::ReError>> {
     let (pat, bytes) = text(vm, pattern)?;
     let key = (bytes, pat, flags);
-    if let Some(r) = vm.stdlib.regex.get(&key) {
+    if let Some((r, _)) = vm.stdlib.regex.get(&key) {
         return Ok(Ok(r.clone()));
     }
     vm.charge(COMPILE_BASE + COMPILE_PER_CHAR * key.1.len() as u64)?;
@@ -82,7 +86,11 @@ fn regex(vm: &mut Vm, pattern: &Value, flags: u32) -> PyResult<Result<Rc<Regex>,
             if vm.stdlib.regex.len() >= CACHE_MAX {
                 vm.stdlib.regex.clear();
             }
-            vm.stdlib.regex.insert(key, r.clone());
+            let bytes = 64 + (4 + PROGRAM_BYTES_PER_CHAR) * key.1.len();
+            vm.stdlib
+                .regex
+                .insert(key, (r.clone(), crate::heap::Acct::new(bytes)));
+            vm.check_mem(0)?;
             Ok(Ok(r))
         }
         Err(e) => Ok(Err(e)),
@@ -134,7 +142,11 @@ fn metered<T>(
 /// Clamp a Python position argument the way `re` does (negative counts from 0).
 fn pos_arg(vm: &mut Vm, v: &Value, len: usize) -> PyResult<usize> {
     let p = vm.to_index(v)?;
-    Ok(if p < 0 { 0 } else { (p as u64).min(len as u64) as usize })
+    Ok(if p < 0 {
+        0
+    } else {
+        (p as u64).min(len as u64) as usize
+    })
 }
 
 fn spans_value(c: &pvm_re::Captures) -> Value {
@@ -187,7 +199,9 @@ pub fn call(
                     let names: Vec<Value> = r
                         .group_names()
                         .iter()
-                        .map(|(n, g)| Value::tuple(vec![Value::str(n.as_str()), Value::Int(*g as i64)]))
+                        .map(|(n, g)| {
+                            Value::tuple(vec![Value::str(n.as_str()), Value::Int(*g as i64)])
+                        })
                         .collect();
                     Value::tuple(vec![
                         Value::Bool(true),
@@ -276,7 +290,10 @@ mod tests {
         let after_first = vm.meter.left;
         assert!(call(&mut vm, "compile", args(), vec![]).is_ok());
         let after_second = vm.meter.left;
-        assert_eq!(before - after_first, CALL_BASE + COMPILE_BASE + 5 * COMPILE_PER_CHAR);
+        assert_eq!(
+            before - after_first,
+            CALL_BASE + COMPILE_BASE + 5 * COMPILE_PER_CHAR
+        );
         assert_eq!(after_first - after_second, CALL_BASE);
         assert_eq!(vm.stdlib.regex.len(), 1);
         vm.frames.clear();
@@ -292,11 +309,10 @@ mod tests {
         let Value::Tuple(t) = spans_value(&c) else {
             panic!("tuple expected");
         };
-        let v: Vec<i64> = t
-            .v
-            .iter()
-            .map(|x| if let Value::Int(i) = x { *i } else { 99 })
-            .collect();
+        let v: Vec<i64> =
+            t.v.iter()
+                .map(|x| if let Value::Int(i) = x { *i } else { 99 })
+                .collect();
         assert_eq!(v, vec![0, 2, -1, -1]);
     }
 }

@@ -15,7 +15,7 @@ __all__ = [
     "encode", "decode", "address", "OrderedSet",
     "ReentrancyGuard", "nonreentrant", "require",
     "ActorError", "Unauthorized", "InsufficientFunds", "NotFound", "InvalidArgument",
-    "ReentrancyError",
+    "ReentrancyError", "runner", "RESULT_VERIFIER",
 ]
 
 
@@ -331,3 +331,48 @@ def nonreentrant(fn):
 
     wrapper.__name__ = fn.__name__
     return wrapper
+
+
+# ---------------------------------------------------------------- runner jobs (CIP-2)
+
+RESULT_VERIFIER = b"\x00" * 19 + b"\x03"
+"""The Result Verifier system actor (0x…03), the only sender of job results."""
+
+
+class _Runner:
+    """Off-chain jobs: `runner.submit(...)` and the `@runner.continuation` decorator."""
+
+    def submit(self, job_type, spec, callback, max_price, timeout_blocks, tip=0):
+        """Submit a job; its verified result arrives later as `callback(job_id, result)`.
+
+        `max_price + tip` must be covered by the actor's balance (the state transition
+        escrows it). Returns the 32-byte job id.
+        """
+        job = _h.submit_job(job_type, spec, callback, max_price, timeout_blocks, tip)
+        _h.store(("__cowboy_job__", job), callback)
+        return job
+
+    def pending(self, job_id):
+        """True while a submitted job has not delivered its result."""
+        return _h.contains(("__cowboy_job__", job_id))
+
+    def continuation(self, fn):
+        """Decorator for a job-result handler `fn(self, job_id, result)`: it runs only when
+        called by the Result Verifier for a pending job of this actor naming this handler,
+        and each job's result is accepted once."""
+        name = fn.__name__
+
+        def wrapper(self, job_id, result):
+            if _h.sender() != RESULT_VERIFIER:
+                raise Unauthorized("job results come from the Result Verifier only")
+            key = ("__cowboy_job__", job_id)
+            if _h.load(key, None) != name:
+                raise NotFound("no pending job for this handler")
+            _h.remove(key)
+            return fn(self, job_id, result)
+
+        wrapper.__name__ = name
+        return wrapper
+
+
+runner = _Runner()

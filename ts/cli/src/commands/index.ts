@@ -5,12 +5,14 @@ import { registerDevnet } from "./devnet.ts";
 import { registerInit } from "./init.ts";
 import { registerKeys } from "./keys.ts";
 import { registerPvm } from "./pvm.ts";
+import { registerTest } from "./test.ts";
 import { registerTx } from "./tx.ts";
 
 /** Every command family of the CLI, in the order `cowboy --help` lists them. */
 const families: ReadonlyArray<(program: Command) => void> = [
   registerInit,
   registerActor,
+  registerTest,
   registerChain,
   registerDevnet,
   registerTx,

@@ -3,7 +3,8 @@
  *
  *     DIR/cowboy.json          project config: name, actor file, node URL
  *     DIR/actor.py             a counter actor in the cowboy_sdk style
- *     DIR/tests/test_actor.py  pytest tests that deploy and call it on a node (cowboy-py)
+ *     DIR/tests/test_actor.py  tests that deploy and call it (`cowboy test`; pytest + cowboy_py.testing)
+ *     DIR/tests/conftest.py    loads the cowboy_py.testing fixtures
  *     DIR/README.md            the commands to run
  *     DIR/.gitignore
  *
@@ -39,49 +40,38 @@ class Counter:
         return self.storage["count"]
 `;
 
-/** The scaffolded tests (pytest + cowboy-py against a running node). */
-export const TEST_TEMPLATE = `"""Tests of actor.py on a running node (start one with \`npx cowboy devnet\`).
+/** The scaffolded tests: pytest with the fixtures of cowboy_py.testing (`cowboy test` runs them). */
+export const TEST_TEMPLATE = `"""Tests of actor.py: \`npx cowboy test\` runs them against a fresh devnet.
 
-Run with \`python3 -m pytest tests\`; set COWBOY_RPC to use another node.
+Fixtures (cowboy_py.testing): deploy("actor.py", *init_args) → an actor with .call()
+(simulated), .send() (a transaction), .storage(key), .events(name); accounts; chain
+(.height, .advance(n)); cowboy (the client).
 """
-import os
-import pathlib
-
 import pytest
-from cowboy_py import ActorCallError, Client, dev_account
-
-ACTOR = pathlib.Path(__file__).parent.parent / "actor.py"
-RPC = os.environ.get("COWBOY_RPC", "${DEFAULT_RPC}")
+from cowboy_py import ActorCallError
 
 
-@pytest.fixture(scope="module")
-def client():
-    c = Client(RPC)
-    c.chain_id()  # fails here, with the fix, when no node is running
-    return c
+def test_starts_at_the_init_argument(deploy):
+    counter = deploy("actor.py", 10)
+    assert counter.call("get") == 10
 
 
-@pytest.fixture(scope="module")
-def counter(client):
-    deployed = client.deploy(dev_account(0), ACTOR.read_text(), args=[10])
-    return deployed.address
+def test_increment_returns_the_new_count(deploy):
+    counter = deploy("actor.py", 10)
+    receipt = counter.send("increment", 5)
+    assert receipt.value == 15
+    assert counter.storage("count") == 15
 
 
-def test_starts_at_the_init_argument(client, counter):
-    assert client.call(counter, "get") == 10
-
-
-def test_increment_returns_the_new_count(client, counter):
-    before = client.call(counter, "get")
-    result = client.send(dev_account(0), counter, "increment", [5])
-    assert result.status == "success"
-    assert result.value == before + 5
-
-
-def test_rejects_non_positive_steps(client, counter):
+def test_rejects_non_positive_steps(deploy):
+    counter = deploy("actor.py")
     with pytest.raises(ActorCallError) as failure:
-        client.send(dev_account(0), counter, "increment", [0])
+        counter.send("increment", 0)
     assert failure.value.type == "ValueError"
+`;
+
+/** Makes plain \`python3 -m pytest\` load the fixtures too (with COWBOY_RPC set to a node). */
+export const CONFTEST_TEMPLATE = `pytest_plugins = ["cowboy_py.testing"]
 `;
 
 function readme(name: string): string {
@@ -93,7 +83,7 @@ A Cowboy actor project (made by \`cowboy init\`).
     npx cowboy deploy --dev 0              # deploys actor.py; prints its address
     npx cowboy send ADDRESS increment '[5]' --dev 0
     npx cowboy call ADDRESS get
-    python3 -m pytest tests                # the tests in tests/ (needs cowboy-py)
+    npx cowboy test                        # tests/ against a fresh devnet (needs cowboy-py, pytest)
 `;
 }
 
@@ -108,6 +98,7 @@ export function projectFiles(name: string): Record<string, string> {
     [CONFIG_FILE]: `${JSON.stringify({ name, actor: "actor.py", rpc: DEFAULT_RPC }, null, 2)}\n`,
     "actor.py": ACTOR_TEMPLATE,
     "tests/test_actor.py": TEST_TEMPLATE,
+    "tests/conftest.py": CONFTEST_TEMPLATE,
     "README.md": readme(name),
     ".gitignore": GITIGNORE,
   };
@@ -156,7 +147,7 @@ export function registerInit(program: Command): void {
       io().stdout(`${paint("green", "created")} ${name} in ${rel}\n`);
       for (const f of Object.keys(files)) io().stdout(`  ${f}\n`);
       io().stdout(
-        `\nnext:\n${rel === "." ? "" : `  cd ${rel}\n`}  npx cowboy devnet            (in another terminal)\n  npx cowboy deploy --dev 0\n`,
+        `\nnext:\n${rel === "." ? "" : `  cd ${rel}\n`}  npx cowboy test              (the tests, on a fresh devnet)\n  npx cowboy devnet            (in another terminal)\n  npx cowboy deploy --dev 0\n`,
       );
     });
 }

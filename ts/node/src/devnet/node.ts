@@ -20,7 +20,7 @@
  * The ledger is therefore the source of truth: a block is committed once its ledger
  * append returns, and it is never lost afterwards.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AccountView,
@@ -243,7 +243,22 @@ export class DevnetNode implements ChainBackend, DevBackend {
       logger: depsIn.logger ?? null,
       metrics: depsIn.metrics ?? null,
     };
-    if (config.reset) rmSync(config.dataDir, { recursive: true, force: true });
+    const openLedger = async (): Promise<Ledger> => {
+      try {
+        return await Ledger.open(join(config.dataDir, "ledger"));
+      } catch (err) {
+        const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+        throw new DevnetError(
+          "ERR_DEVNET_DATA_DIR",
+          `cannot open the ledger in ${config.dataDir} (${cause}); is another devnet running on this directory?`,
+        );
+      }
+    };
+    if (config.reset) {
+      // never delete a directory a running devnet holds: its ledger lock must be free
+      if (existsSync(join(config.dataDir, "ledger"))) await (await openLedger()).close();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    }
     mkdirSync(config.dataDir, { recursive: true });
     const keys = deriveDevKeys(config.accounts);
     let genesis = readGenesisFile(config.dataDir);
@@ -263,7 +278,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
         "the data directory holds another chain id; continuing it (use --reset for a new chain)",
       );
     }
-    const ledger = await Ledger.open(join(config.dataDir, "ledger"));
+    const ledger = await openLedger();
     let opened: { state: StateHandle; chain: Chain };
     try {
       opened = await DevnetNode.openChainState(config.dataDir, genesis, ledger, deps);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type ActorExecRequest,
+  type ActorExecResult,
   accountEncode,
   executeActor,
   StateDb,
@@ -49,6 +50,15 @@ class E:
 `;
 
 const ACTOR = Buffer.alloc(20, 0xac);
+
+type Effect = ActorExecResult["effects"][number];
+
+/** The `i`-th effect, which must be of `kind`. */
+function pick<K extends Effect["kind"]>(effects: Effect[], i: number, kind: K): Extract<Effect, { kind: K }> {
+  const e = effects[i];
+  if (e === undefined || e.kind !== kind) throw new Error(`effect ${i} is not a ${kind}`);
+  return e as Extract<Effect, { kind: K }>;
+}
 
 function request(kind: "deploy" | "call", extra: Partial<ActorExecRequest>): ActorExecRequest {
   return {
@@ -118,16 +128,16 @@ describe("executeActor", () => {
     expect(r.ok).toBe(true);
     const kinds = r.effects.map((e) => e.kind);
     expect(kinds).toEqual(["send", "event", "setTimer", "setTimer", "cancelTimer"]);
-    const [send, event, once, every, cancel] = r.effects;
-    if (send.kind !== "send" || event.kind !== "event") throw new Error("unexpected effect kinds");
+    const send = pick(r.effects, 0, "send");
+    const event = pick(r.effects, 1, "event");
+    const once = pick(r.effects, 2, "setTimer");
+    const every = pick(r.effects, 3, "setTimer");
+    const cancel = pick(r.effects, 4, "cancelTimer");
     expect(send.to).toEqual(to);
     expect(send.handler).toBe("ping");
     expect(decodeCbor(send.args)).toEqual([1n, "two"]);
     expect(send.value).toBe(5n);
     expect(event.topics).toEqual([Buffer.from("Went")]);
-    if (once.kind !== "setTimer" || every.kind !== "setTimer" || cancel.kind !== "cancelTimer") {
-      throw new Error("unexpected effect kinds");
-    }
     expect(once.fireAt).toBe(50n);
     expect(once.interval).toBe(null);
     expect(every.fireAt).toBe(20n);

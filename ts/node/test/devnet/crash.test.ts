@@ -117,4 +117,21 @@ describe("devnet crash recovery", () => {
       rmSync(other, { recursive: true, force: true });
     }
   });
+
+  it("refuses a data directory another devnet holds, even with --reset", async () => {
+    const held = mkdtempSync(join(tmpdir(), "cowboy-devnet-held-"));
+    const first = await DevnetNode.open({ ...config, dataDir: held }, { openState: openQmdbState });
+    try {
+      for (const reset of [false, true]) {
+        await expect(
+          DevnetNode.open({ ...config, dataDir: held, reset }, { openState: openQmdbState }),
+        ).rejects.toMatchObject({ code: "ERR_DEVNET_DATA_DIR" });
+      }
+      expect(readGenesisFile(held)).not.toBeNull();
+      expect(first.head().height).toBe(0n);
+    } finally {
+      await first.stop();
+      rmSync(held, { recursive: true, force: true });
+    }
+  });
 });
