@@ -243,3 +243,36 @@ describe("vote authentication", () => {
     voter.stop();
   });
 });
+
+describe("pacing with a real clock", () => {
+  it("the leader still proposes when timers fire a fraction of a millisecond early", () => {
+    const sim = new SimClock();
+    // like setTimeout with fractional deadlines: callbacks may run slightly before `at`
+    const early = {
+      now: () => sim.now(),
+      schedule: (at: number, fn: () => void) => sim.schedule(at - 0.5, fn),
+    };
+    const sent: Message[] = [];
+    const voter = new Voter({
+      config: {
+        me: leader,
+        epoch: 0,
+        genesisSeed: SEED,
+        finalized: { view: 0, digest: GENESIS, height: 0 },
+        ...DEFAULT_TIMEOUTS,
+        minViewMs: 100,
+      },
+      scheme,
+      app: new App(),
+      network: { broadcast: (m) => sent.push(m), send: () => {} },
+      clock: early,
+      journal: new FileJournal(join(dir, "pacing.journal")),
+    });
+    sim.schedule(0.25, () => voter.start()); // enter view 1 at a fractional time
+    sim.run(99);
+    expect(sent.filter((m) => m.type === "propose")).toHaveLength(0); // not before the pace
+    sim.run(200);
+    expect(sent.filter((m) => m.type === "propose")).toHaveLength(1);
+    voter.stop();
+  });
+});

@@ -131,6 +131,19 @@ describe("Python actors through the STF (PVM + qmdb)", () => {
     expect(n.h.chain.getAccount(addrB)?.balance).toBe(before - r.feePaid);
     expect(decodeCbor(n.call(keyB, counter, "increment", []).returnData)).toBe(3n);
     expect(n.read(counter, "get")).toBe(3n);
+    // arguments that are not a canonical CBOR array, and a missing handler: reverted, paid
+    const bad = signed(
+      keyB,
+      { kind: "call", to: counter, handler: "increment", args: Uint8Array.of(0xff), value: 0n },
+      { nonce: n.nonce(keyB), cyclesLimit: 2_000_000n, cellsLimit: 100_000n, ...FEES },
+    );
+    const rb = n.block([bad]).receipts[0] as ExecutionReceipt;
+    expect(rb.status).toBe("reverted");
+    expect(rb.feePaid).toBeGreaterThan(0n);
+    const missing = n.call(keyB, counter, "nope", []);
+    expect(missing.status).toBe("reverted");
+    expect(missing.error).toMatch(/^ERR_EXEC_HANDLER/);
+    expect(n.read(counter, "get")).toBe(3n);
     n.h.close();
   });
 

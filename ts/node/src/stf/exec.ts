@@ -654,24 +654,14 @@ export class BlockExecutor {
       return fail(new MessageFailure("ERR_EXEC_NO_RUNTIME", "this node runs without the actor runtime"));
     }
     const remaining = { cycles: budget.cycles - used.cycles, cells: budget.cells - used.cells };
-    const res = this.executor({
-      kind: isDeploy ? "deploy" : "call",
-      actor: m.to,
-      ...(isDeploy ? { code: root?.code ?? "" } : { handler: m.handler }),
-      args: m.args,
-      context: {
-        sender: m.from,
-        origin,
-        value: m.value,
-        height: this.env.height,
-        timestamp: this.env.timestampMs,
-        chainId: Number(this.env.chainId),
-        beacon: this.env.beacon,
-        invocationId: m.id,
-        depth: m.depth,
-      },
-      limits: remaining,
-    });
+    let res: ActorExecResult;
+    try {
+      res = this.invoke(m, isDeploy, root?.code ?? "", origin, remaining);
+    } catch (e) {
+      // the runtime refused the request itself (e.g. ERR_INVALID_ARG): deterministic for the
+      // same input, so it fails this message like a raising handler would, using nothing
+      return fail(new MessageFailure("ERR_EXEC_HANDLER", `RuntimeError: ${(e as Error).message}`));
+    }
     used.cycles += res.cyclesUsed;
     used.cells += res.cellsUsed;
     this.actorCycles.set(key, spent + res.cyclesUsed);
@@ -687,6 +677,34 @@ export class BlockExecutor {
     this.recordDedup(m.to, m.id);
     this.pending = { cp };
     return res;
+  }
+
+  /** One call into the actor runtime for message `m`. */
+  private invoke(
+    m: Message,
+    isDeploy: boolean,
+    code: string,
+    origin: Uint8Array,
+    limits: { cycles: bigint; cells: bigint },
+  ): ActorExecResult {
+    return (this.executor as ActorExecutor)({
+      kind: isDeploy ? "deploy" : "call",
+      actor: m.to,
+      ...(isDeploy ? { code } : { handler: m.handler }),
+      args: m.args,
+      context: {
+        sender: m.from,
+        origin,
+        value: m.value,
+        height: this.env.height,
+        timestamp: this.env.timestampMs,
+        chainId: Number(this.env.chainId),
+        beacon: this.env.beacon,
+        invocationId: m.id,
+        depth: m.depth,
+      },
+      limits,
+    });
   }
 
   private recordDedup(recipient: Uint8Array, id: Uint8Array): void {
