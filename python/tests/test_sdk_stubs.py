@@ -57,23 +57,33 @@ def test_every_export_is_declared():
     assert missing == []
 
 
+def compare_classes(name, real, stub):
+    real_m, stub_m = methods(real), methods(stub)
+    public = {k for k in real_m if not k.startswith("__") or k in ("__init__", "__getitem__", "__setitem__",
+                                                                    "__delitem__", "__contains__", "__len__",
+                                                                    "__iter__", "__enter__", "__exit__")}
+    assert public <= set(stub_m), f"{name}: stubs lack {sorted(public - set(stub_m))}"
+    for m in public:
+        if any(isinstance(d, ast.Name) and d.id == "overload" for d in stub_m[m].decorator_list):
+            continue
+        assert signature(stub_m[m])[0] == signature(real_m[m])[0], f"{name}.{m}"
+
+
 @pytest.mark.parametrize("name", exported(SDK))
 def test_same_signatures(name):
     real, stub = SDK_TOP[name], STUB_TOP[name]
-    if isinstance(real, ast.FunctionDef):
+    if isinstance(real, ast.Assign) and isinstance(real.value, ast.Call) and isinstance(real.value.func, ast.Name) \
+            and real.value.func.id in SDK_TOP and isinstance(SDK_TOP[real.value.func.id], ast.ClassDef):
+        # an exported instance (`runner = _Runner()`): the stub types it with the same class
+        cls = real.value.func.id
+        assert isinstance(stub, ast.AnnAssign) and ast.unparse(stub.annotation) == cls
+        compare_classes(cls, SDK_TOP[cls], STUB_TOP[cls])
+    elif isinstance(real, ast.FunctionDef):
         assert isinstance(stub, ast.FunctionDef)
         assert signature(stub) == signature(real)
     elif isinstance(real, ast.ClassDef):
         assert isinstance(stub, ast.ClassDef)
-        real_m, stub_m = methods(real), methods(stub)
-        public = {k for k in real_m if not k.startswith("__") or k in ("__init__", "__getitem__", "__setitem__",
-                                                                        "__delitem__", "__contains__", "__len__",
-                                                                        "__iter__", "__enter__", "__exit__")}
-        assert public <= set(stub_m), f"{name}: stubs lack {sorted(public - set(stub_m))}"
-        for m in public:
-            if any(isinstance(d, ast.Name) and d.id == "overload" for d in stub_m[m].decorator_list):
-                continue
-            assert signature(stub_m[m])[0] == signature(real_m[m])[0], f"{name}.{m}"
+        compare_classes(name, real, stub)
 
 
 def test_stub_parses_as_python():

@@ -1198,6 +1198,8 @@ impl Vm {
                             Value::Tuple(t) => {
                                 crate::attr::norm_index(i, t.v.len()).map(|j| t.v[j].clone_fast())
                             }
+                            Value::Str(st) if st.is_ascii() => crate::attr::norm_index(i, st.nchars)
+                                .map(|j| Value::str(&st.s[j..j + 1])),
                             _ => None,
                         };
                         if let Some(v) = hit {
@@ -1327,6 +1329,17 @@ impl Vm {
                             crate::bytecode::CmpOp::Ne => Some(x != y),
                             _ => None,
                         },
+                        // `==` / `!=` of two strs: what `eq` computes, with its length charge.
+                        (Value::Str(x), Value::Str(y))
+                            if matches!(
+                                op,
+                                crate::bytecode::CmpOp::Eq | crate::bytecode::CmpOp::Ne
+                            ) =>
+                        {
+                            let e = Rc::ptr_eq(x, y) || x.s == y.s;
+                            self.charge(x.s.len() as u64 / 16)?;
+                            Some(e == (op == crate::bytecode::CmpOp::Eq))
+                        }
                         (Value::Float(x), Value::Float(y)) => float_cmp_fast(*x, *y, op),
                         (Value::Float(x), Value::Int(y)) if y.unsigned_abs() <= 1 << 53 => {
                             float_cmp_fast(*x, crate::float::F64::from_i64(*y), op)
@@ -1452,6 +1465,14 @@ impl Vm {
                                 }
                                 Some(v)
                             }
+                            IterState::Str(text, off) => match text.s[*off..].chars().next() {
+                                Some(c) => {
+                                    *off += c.len_utf8();
+                                    let mut buf = [0u8; 4];
+                                    Some(Some(Value::str(&*c.encode_utf8(&mut buf))))
+                                }
+                                None => Some(None),
+                            },
                             IterState::Tuple(tup, idx) => {
                                 let v = tup.v.get(*idx).map(Value::clone_fast);
                                 if v.is_some() {

@@ -153,3 +153,22 @@ class ReentrancyGuard:
 
 def nonreentrant(fn: _F) -> _F:
     """Decorator: the handler fails with ReentrancyError if entered while already running."""
+
+# ---------------------------------------------------------------- runner jobs (CIP-2)
+
+#: The Result Verifier system actor (0x…03), the only sender of job results.
+RESULT_VERIFIER: Address
+
+class _Runner:
+    """Off-chain jobs: `runner.submit(...)` and the `@runner.continuation` decorator."""
+    def submit(self, job_type: str, spec: Value, callback: str, max_price: int, timeout_blocks: int,
+               tip: int = 0) -> bytes:
+        """Submit a job; its verified result arrives later as `callback(job_id, result)`.
+        `max_price + tip` must be covered by the actor's balance. Returns the 32-byte job id."""
+    def pending(self, job_id: bytes) -> bool:
+        """True while a submitted job has not delivered its result."""
+    def continuation(self, fn: _F) -> _F:
+        """Decorator for a job-result handler `fn(self, job_id, result)`: runs only when called
+        by the Result Verifier for a pending job of this actor naming this handler, once per job."""
+
+runner: _Runner

@@ -394,7 +394,8 @@ export class Voter {
       if (!s.proposeArmed) {
         s.proposeArmed = true;
         s.timers.push(
-          this.clock.schedule(due, () => {
+          // at least 1 ms ahead, so an early-firing timer cannot spin
+          this.clock.schedule(Math.max(due, this.clock.now() + 1), () => {
             s.proposeArmed = false;
             if (this.view === view) this.tryPropose();
           }),

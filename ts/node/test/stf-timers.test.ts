@@ -243,6 +243,27 @@ describe("timers (§5.1a)", () => {
     expect(h.chain.getTimer(Buffer.from(ids[2] as string, "hex"))).toBeNull();
   });
 
+  it("a timer whose actor spent its block budget rolls to the next block instead of failing", () => {
+    const params: ChainParams = {
+      ...DEFAULT_PARAMS,
+      limits: { ...DEFAULT_PARAMS.limits, perActorPerBlockCycles: 10_000n },
+    };
+    const h = new Harness(params);
+    const three = { kind: "setTimer" as const, inBlocks: 2, handler: "tick" };
+    const x = h.deploy({ arm3: { cycles: 1_000, effects: [three, three, three] }, tick: TICK });
+    h.block([h.callTx(x, "arm3")]);
+    const inv = (h.log.find((q) => q.handler === "arm3") as ActorExecRequest).context.invocationId;
+    const ids = [0, 1, 2].map((i) => hexOf(timerId(inv, i)));
+    h.block();
+    // 7,000 + 7,000 cycles: the second fire starts under the 10,000 budget (burstable), the third waits
+    const first = h.timerReceipts(h.block());
+    expect(first.map((q) => hexOf(q.timerId as Uint8Array))).toEqual([ids[0], ids[1]]);
+    expect(first.map((q) => q.status)).toEqual(["success", "success"]);
+    const second = h.timerReceipts(h.block());
+    expect(second.map((q) => hexOf(q.timerId as Uint8Array))).toEqual([ids[2]]);
+    expect(h.count(x)).toBe(3);
+  });
+
   it("interval timers re-arm every n blocks", () => {
     const h = new Harness();
     const x = h.deploy({

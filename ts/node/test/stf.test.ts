@@ -13,6 +13,8 @@ import {
   blockReward,
   Chain,
   DEFAULT_PARAMS,
+  executionBeacon,
+  executionOrder,
   GOV_KEYS,
   governanceKey,
   MemoryState,
@@ -200,6 +202,40 @@ describe("signature checks", () => {
     const r2 = c.buildBlock([forged], { timestampMs: genesis.timestampMs + 2n, proposer: PROPOSER });
     expect(checked).toBe(3);
     expect(r2.skipped.map((x) => x.error.code)).toEqual(["ERR_TX_SIGNATURE"]);
+  });
+});
+
+describe("lanes (§17.9)", () => {
+  it("user transactions fit the User lane plus the System and Runner spill, never the Timer lane", () => {
+    const c = fresh();
+    expect(c.txLaneBudgets()).toEqual({
+      system: 40_000_000n,
+      timer: 0n,
+      runner: 8_888_888n,
+      user: 22_222_222n,
+    });
+    const big = (nonce: bigint) =>
+      transfer(keyA, addrC, 1n, { nonce, cyclesLimit: 20_000_000n, maxFeePerCycle: 10_000n, tipCycle: 0n });
+    const txs = [big(0n), big(1n), big(2n), big(3n)];
+    const r = c.buildBlock(txs, { timestampMs: genesis.timestampMs + 1n, proposer: PROPOSER });
+    // 3 × 20M = 60M ≤ 71,111,110; a fourth would need 80M
+    expect(r.block.transactions).toHaveLength(3);
+    expect(r.skipped.map((x) => x.error.code)).toEqual(["ERR_BLOCK_LANE_BUDGET"]);
+    // a block that declares more than the lanes allow is invalid
+    const replica = fresh();
+    const all = txs.map((b) => {
+      const tx = decodeTransaction(b);
+      return { tx, hash: signingHash(tx) };
+    });
+    const beacon = executionBeacon(new Uint8Array(0), replica.headHash);
+    const ordered = executionOrder(all, beacon, 1n);
+    const over: Block = {
+      header: { ...r.block.header, txRoot: merkleRoot(ordered.map((o) => o.hash)) },
+      transactions: ordered.map((o) => o.tx),
+    };
+    expect(code(() => replica.applyBlock(over))).toBe("ERR_BLOCK_LANE_BUDGET");
+    replica.applyBlock(r.block);
+    expect(replica.head.stateRoot).toEqual(c.head.stateRoot);
   });
 });
 

@@ -183,13 +183,13 @@ describe.skipIf(!hasRuntime)("actors on the devnet (needs the actor runtime in t
 
   it("an actor's interval timer is listed and fires", async () => {
     const w = createWalletClient({ transport: devnet.http, secretKey: KEY1 });
-    // the actor pays for its timer's firings: fund it at deploy
+    // the actor pays for its timer's firings (each reserves up to 11 CBY here): fund it
     const d = await w.deployActor(COUNTER, {
       args: [1n],
-      value: 10n * 10n ** 9n,
+      value: 100n * 10n ** 9n,
       wait: { timeoutMs: 30_000, pollIntervalMs: 50 },
     });
-    expect(await w.getBalance(d.address)).toBeGreaterThan(9n * 10n ** 9n);
+    expect(await w.getBalance(d.address)).toBeGreaterThan(90n * 10n ** 9n);
     const timers = await w.getTimers(d.address);
     expect(timers.map((t) => t.handler)).toEqual(["beat"]);
     expect(timers[0]?.interval).toBe(2n);

@@ -28,7 +28,7 @@ class Counter:
         return self.storage["count"]
 `;
 
-const EFFECTS = `from cowboy_sdk import actor, send, emit, set_timer, set_interval, cancel_timer
+const EFFECTS = `from cowboy_sdk import actor, runner, send, emit, set_timer, set_interval, cancel_timer
 
 @actor
 class E:
@@ -42,6 +42,13 @@ class E:
         set_interval(10, "tick")
         cancel_timer(t)
         return t
+
+    def ask(self):
+        return runner.submit("llm", {"prompt": "hi"}, "answer", 40, 15, tip=2)
+
+    @runner.continuation
+    def answer(self, job_id, result):
+        return result
 
     def boom(self):
         self.storage["owner"] = b"x"
@@ -144,6 +151,19 @@ describe("executeActor", () => {
     expect(every.interval).toBe(10n);
     expect(cancel.id).toEqual(once.id);
     expect(decodeCbor(r.result as Buffer)).toEqual(new Uint8Array(once.id));
+
+    const j = executeActor(db, request("call", { handler: "ask" }));
+    expect(j.ok).toBe(true);
+    const job = pick(j.effects, 0, "job");
+    expect([job.jobType, job.callback, job.maxPrice, job.tip, job.timeoutBlocks]).toEqual([
+      "llm",
+      "answer",
+      40n,
+      2n,
+      15n,
+    ]);
+    expect(decodeCbor(job.spec)).toBeInstanceOf(Object);
+    expect(decodeCbor(j.result as Buffer)).toEqual(new Uint8Array(job.id));
 
     db.commit();
     const f = executeActor(db, request("call", { handler: "boom" }));

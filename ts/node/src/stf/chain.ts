@@ -558,7 +558,7 @@ export class Chain implements ChainApi {
     const budgets = this.txLaneBudgets();
     const room: Record<Lane, bigint> = { ...budgets };
     let cellsRoom = BLOCK_CELLS_CAP;
-    let chosen: Decoded[] = [];
+    const chosen: Decoded[] = [];
     for (const lane of LANES) {
       for (const d of decoded) {
         if (laneOf(d.tx) !== lane) continue;
@@ -573,6 +573,29 @@ export class Chain implements ChainApi {
       if (lane !== "user") room.user += room[lane];
     }
     // execute in VRF order; drop what turns out invalid and redo until every transaction is valid
+    try {
+      return this.buildFrom(chosen, { ...opts, parentSeed, round }, beacon, height, skip, skipped);
+    } catch (e) {
+      this.state.discardPending();
+      throw e;
+    }
+  }
+
+  private buildFrom(
+    candidates: Decoded[],
+    opts: {
+      timestampMs: bigint;
+      proposer: Uint8Array;
+      parentSeed: Uint8Array;
+      round: { epoch: bigint; view: bigint };
+    },
+    beacon: Uint8Array,
+    height: bigint,
+    skip: (hash: Uint8Array, e: StfError) => void,
+    skipped: SkippedTx[],
+  ): BlockResult & { skipped: SkippedTx[] } {
+    const { parentSeed, round } = opts;
+    let chosen = candidates;
     for (;;) {
       const ordered = executionOrder(chosen, beacon, height);
       const invalid: Decoded[] = [];

@@ -25,7 +25,6 @@ import {
   emptyAccount,
   encodeAccountRecord as encodeAccount,
   PROTOCOL_ADDRESS,
-  readU64be,
   systemKey,
   TABLE,
   u64be,
@@ -735,7 +734,6 @@ export class BlockExecutor {
       this.state.revert(cp);
       return new MessageFailure(code, message);
     };
-    let timerIndex = 0;
     let count = enqueued;
     const box = new Map<string, number>();
     for (const eff of res.effects as ActorEffect[]) {
@@ -798,7 +796,6 @@ export class BlockExecutor {
             if (err instanceof TimerError) return fail("ERR_EXEC_TIMER", `${err.code}: ${err.message}`);
             throw err;
           }
-          timerIndex++;
           break;
         }
         case "cancelTimer": {
@@ -815,7 +812,6 @@ export class BlockExecutor {
           return fail("ERR_EXEC_EFFECT", `effect ${eff.kind} is not supported by this node`);
       }
     }
-    void timerIndex;
     this.state.release(cp);
     for (const s of sends) {
       queue.push(s);
@@ -846,6 +842,12 @@ export class BlockExecutor {
         continue;
       }
       if (timer.cyclesPerFire > lane) break; // does not fit: rolls to the next block, in order
+      if (this.actorCyclesUsed(timer.target) >= this.env.params.limits.perActorPerBlockCycles) {
+        // the target spent its §12.1 block budget: this timer waits for the next block
+        this.timers.reschedule(timer.id, this.env.height + 1n, this.env.height);
+        advance();
+        continue;
+      }
       this.fireOne(timer, maxCost);
       lane -= this.lastFireCycles;
       advance();
@@ -973,5 +975,3 @@ export function concatTopics(topics: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
-
-export { readU64be };

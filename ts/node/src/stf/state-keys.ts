@@ -152,10 +152,10 @@ export function decodeAccountRecord(b: Uint8Array): AccountFields {
   const v = new DataView(b.buffer, b.byteOffset, b.length);
   const balance = v.getBigUint64(0, true) | (v.getBigUint64(8, true) << 64n);
   const nonce = v.getBigUint64(16, true);
-  const codeHash = b.slice(24, 56);
   const len = v.getUint32(56, true);
   if (len > 64 * 1024 || b.length !== 60 + len) throw new RangeError("account metadata length mismatch");
-  return { balance, nonce, codeHash, metadata: b.slice(60) };
+  // views, not copies: callers never mutate a decoded record's bytes
+  return { balance, nonce, codeHash: b.subarray(24, 56), metadata: b.subarray(60) };
 }
 
 /** The addon's account codec (crates/qmdb `keys::Account`), re-exported for callers that want it. */
