@@ -11,6 +11,7 @@ type Suite = { run: () => Promise<Metric[]> | Metric[] };
 const SUITES: Record<string, () => Promise<Suite>> = {
   bls: () => import("./bls/suite.ts"),
   codec: () => import("./codec/suite.ts"),
+  consensus: () => import("./consensus/suite.ts"),
   devnet: () => import("./devnet/suite.ts"),
   pvm: () => import("./pvm/suite.ts"),
   qmdb: () => import("./qmdb/suite.ts"),

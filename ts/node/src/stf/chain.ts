@@ -837,8 +837,8 @@ export class Chain implements ChainApi {
     return {
       balance: a.balance,
       nonce: a.nonce,
-      codeHash: bytesEqual(a.codeHash, ZERO32) ? null : a.codeHash,
-      metadata: a.metadata,
+      codeHash: bytesEqual(a.codeHash, ZERO32) ? null : a.codeHash.slice(),
+      metadata: a.metadata.slice(),
     };
   }
 
