@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<Suite>> = {
   devnet: () => import("./devnet/suite.ts"),
   pvm: () => import("./pvm/suite.ts"),
   qmdb: () => import("./qmdb/suite.ts"),
+  stf: () => import("./stf/suite.ts"),
 };
 
 const wanted = process.argv.slice(2);
