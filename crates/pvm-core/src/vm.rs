@@ -1198,8 +1198,10 @@ impl Vm {
                             Value::Tuple(t) => {
                                 crate::attr::norm_index(i, t.v.len()).map(|j| t.v[j].clone_fast())
                             }
-                            Value::Str(st) if st.is_ascii() => crate::attr::norm_index(i, st.nchars)
-                                .map(|j| Value::str(&st.s[j..j + 1])),
+                            Value::Str(st) if st.is_ascii() => {
+                                crate::attr::norm_index(i, st.nchars)
+                                    .map(|j| Value::str(&st.s[j..j + 1]))
+                            }
                             _ => None,
                         };
                         if let Some(v) = hit {

@@ -517,3 +517,85 @@ fn actor_class_selection() {
         "SyntaxError"
     );
 }
+
+const STORE: &str = r#"from cowboy_sdk import actor, storage, emit, encode, decode, sha256, keccak256
+
+@actor
+class S:
+    def __init__(self):
+        self.storage.set("a", [1, 2])
+
+    def ops(self):
+        out = []
+        out.append("a" in self.storage)
+        out.append(self.storage.get("zz", "dflt"))
+        out.append(self.storage.setdefault("b", {"x": 1}))
+        out.append(self.storage.setdefault("b", "ignored"))
+        out.append(self.storage.pop("a"))
+        out.append(self.storage.pop("a", None))
+        self.storage.delete("never-there")
+        try:
+            del self.storage["a"]
+        except KeyError as e:
+            out.append("KeyError")
+        try:
+            self.storage["missing"]
+        except KeyError:
+            out.append("KeyError")
+        out.append(storage is self.storage)
+        out.append(decode(encode({"k": (1, 2)})))
+        emit("Ev", {"n": 1}, b"t2")
+        return out
+
+    def hashes(self):
+        return [sha256(b"abc"), keccak256(b"")]
+"#;
+
+#[test]
+fn sdk_storage_mapping_events_and_hashes() {
+    let mut h = MemoryHost::default();
+    deploy(&mut h, STORE, vec![]);
+    let o = call(&mut h, STORE, "ops", vec![]);
+    let t = |s: &str| cbor::Value::Text(s.into());
+    let m = cbor::Value::Map(vec![(t("x"), cbor::Value::Uint(1))]);
+    assert_eq!(
+        result(&o),
+        cbor::Value::Array(vec![
+            cbor::Value::Bool(true),
+            t("dflt"),
+            m.clone(),
+            m,
+            cbor::Value::Array(vec![cbor::Value::Uint(1), cbor::Value::Uint(2)]),
+            cbor::Value::Null,
+            t("KeyError"),
+            t("KeyError"),
+            cbor::Value::Bool(true),
+            cbor::Value::Map(vec![(
+                t("k"),
+                cbor::Value::Array(vec![cbor::Value::Uint(1), cbor::Value::Uint(2)])
+            )]),
+        ])
+    );
+    assert_eq!(
+        o.effects,
+        vec![Effect::Event {
+            topics: vec![b"Ev".to_vec(), b"t2".to_vec()],
+            data: cbor::encode(&cbor::Value::Map(vec![(t("n"), cbor::Value::Uint(1))])).unwrap(),
+        }]
+    );
+    let hex = |v: &cbor::Value| match v {
+        cbor::Value::Bytes(b) => b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
+        _ => panic!(),
+    };
+    let cbor::Value::Array(hs) = result(&call(&mut h, STORE, "hashes", vec![])) else {
+        panic!()
+    };
+    assert_eq!(
+        hex(&hs[0]),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+    assert_eq!(
+        hex(&hs[1]),
+        "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+    );
+}

@@ -1,0 +1,394 @@
+/**
+ * {@link ChainApplication}: the Simplex voter's application backed by the state transition
+ * function ({@link Chain} over the validator's own QMDB store).
+ *
+ * Execution model. The STF executes a block only by committing it (`buildBlock` /
+ * `applyBlock` commit the state, because the header's state root exists only after a
+ * commit), and the store cannot rewind a commit. So the store runs *speculatively* ahead of
+ * finality along one branch:
+ *
+ * - `propose(parent)`: bring the store to `parent`, build the block from the mempool with
+ *   the round's beacon as `parentSeed` (committed, speculative);
+ * - `verify(proposal, block)`: bring the store to the block's parent, check the link, the
+ *   beacon, the round, the proposer and the timestamp, and re-execute it with `applyBlock`
+ *   (every root checked; committed, speculative);
+ * - `finalized(block)`: if it is the next speculative block, it is already executed; else the
+ *   speculative branch is dead and the store is rebuilt to the finalized tip and the block
+ *   applied. The block, its view and its finalization certificate are appended (fsync) to
+ *   `finalized.log` (the source of truth for the consensus chain) before the callback returns.
+ *
+ * "Bring the store to X" applies the known blocks between the store's head and X when X
+ * extends it; when X is on another branch (a proposal that was executed but not certified),
+ * the store is discarded and rebuilt from genesis by re-executing the finalized blocks
+ * (synchronous; rare: it needs an executed proposal that then lost its view). A state
+ * rewind (`StateDb.rewind(version)`) or a root computed without committing would replace
+ * the rebuild; see docs/localnet.md.
+ */
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Certificate, Proposal, Round } from "@cowboy/consensus";
+import type { ValidatorApplication } from "@cowboy/p2p";
+import { type BlockHeader, blockHash, bytesEqual, toHex } from "@cowboy/sdk";
+import type { Logger } from "../devnet/logger.ts";
+import { type ChainHandle, openChain } from "../stf/open.ts";
+import type { BlockResult, GenesisConfig } from "../stf/types.ts";
+import type { Chain } from "../stf/chain.ts";
+import {
+  type ConsensusBlock,
+  consensusDigest,
+  consensusLink,
+  decodeConsensusBlock,
+  encodeConsensusBlock,
+} from "./block.ts";
+
+/** One finalized block. */
+export interface FinalizedEntry {
+  readonly height: number;
+  readonly view: number;
+  readonly digest: string;
+  readonly cb: ConsensusBlock;
+  readonly certificate: Certificate | null;
+}
+
+export interface ChainAppOptions {
+  /** holds `state/` (the QMDB store + head) and `finalized.log` */
+  readonly dataDir: string;
+  readonly genesis: GenesisConfig;
+  /** this validator's address (block proposer: rewards and tips) */
+  readonly proposer: Uint8Array;
+  /** proposer addresses allowed in blocks (the validator set) */
+  readonly validators: readonly Uint8Array[];
+  /** signed transactions to try in the next block, in preference order, given the store's head state */
+  readonly candidates: (chain: Chain) => Uint8Array[];
+  /** a block became final (called in chain order, once, after it is durable in finalized.log) */
+  readonly onFinalized: (entry: FinalizedEntry, result: BlockResult) => void;
+  readonly logger?: Logger | null;
+  /** wall clock (ms) for block timestamps; default Date.now */
+  readonly now?: () => number;
+  /** how far ahead of our clock a proposed block's timestamp may be (default 10 s) */
+  readonly maxFutureMs?: number;
+}
+
+interface Speculative {
+  readonly digest: string;
+  readonly result: BlockResult;
+}
+
+const certJson = (c: Certificate | null) =>
+  c === null
+    ? null
+    : {
+        kind: c.kind,
+        round: c.round,
+        proposal: c.proposal,
+        signers: Buffer.from(c.signers).toString("hex"),
+        signature: Buffer.from(c.signature).toString("hex"),
+        seed: c.seed === null ? null : Buffer.from(c.seed).toString("hex"),
+      };
+
+type CertJson = NonNullable<ReturnType<typeof certJson>>;
+
+const certFromJson = (c: CertJson | null): Certificate | null =>
+  c === null
+    ? null
+    : {
+        kind: c.kind,
+        round: c.round,
+        proposal: c.proposal,
+        signers: Uint8Array.from(Buffer.from(c.signers, "hex")),
+        signature: Uint8Array.from(Buffer.from(c.signature, "hex")),
+        seed: c.seed === null ? null : Uint8Array.from(Buffer.from(c.seed, "hex")),
+      };
+
+/** Error raised when the node cannot continue (a finalized block fails to execute). */
+export class ChainAppError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "ChainAppError";
+    this.code = code;
+  }
+}
+
+export class ChainApplication implements ValidatorApplication {
+  readonly genesis: string;
+  private handle: ChainHandle;
+  private readonly opts: ChainAppOptions;
+  private readonly stateDir: string;
+  private readonly logPath: string;
+  private readonly logFd: number;
+  private readonly final: FinalizedEntry[] = [];
+  private readonly byDigest = new Map<string, number>();
+  /** blocks seen above the finalized tip (proposed, verified or fetched), by digest */
+  private readonly known = new Map<string, ConsensusBlock>();
+  /** executed blocks above the finalized tip, in chain order (the store's head is the last) */
+  private spec: Speculative[] = [];
+  /** the store's head is unknown (a failed execution left a commit behind): rebuild before use */
+  private dirty = false;
+  private readonly genesisHash: Uint8Array;
+  /** the blocks re-executed at start-up whose ledger records may be missing */
+  readonly replayed: Array<{ entry: FinalizedEntry; result: BlockResult }> = [];
+  rebuilds = 0;
+
+  /**
+   * Opens the store and the finalized chain of `dataDir`. When the store's head is not the
+   * finalized tip (speculative blocks before a crash) or `replayFrom` ≤ the tip (the ledger is
+   * behind), the store is rebuilt by re-executing the finalized blocks; those at height ≥
+   * `replayFrom` are left in {@link replayed}.
+   */
+  constructor(opts: ChainAppOptions, replayFrom: number) {
+    this.opts = opts;
+    this.stateDir = join(opts.dataDir, "state");
+    this.logPath = join(opts.dataDir, "finalized.log");
+    if (existsSync(this.logPath)) {
+      for (const line of readFileSync(this.logPath, "utf8").split("\n")) {
+        if (line === "") continue;
+        let e: { h: number; v: number; b: string; c: CertJson | null };
+        try {
+          e = JSON.parse(line);
+        } catch {
+          break; // a torn last line (crash while writing): never acknowledged
+        }
+        const cb = decodeConsensusBlock(Buffer.from(e.b, "hex"));
+        this.pushFinal({
+          height: e.h,
+          view: e.v,
+          digest: consensusDigest(cb),
+          cb,
+          certificate: certFromJson(e.c),
+        });
+      }
+    }
+    this.logFd = openSync(this.logPath, "a");
+    this.handle = openChain(this.stateDir, opts.genesis);
+    const tip = this.final[this.final.length - 1];
+    const headHash = blockHash(this.handle.chain.head);
+    const consistent =
+      tip === undefined
+        ? this.handle.chain.head.height === 0n
+        : bytesEqual(headHash, blockHash(tip.cb.block.header));
+    if (!consistent || replayFrom <= this.final.length) {
+      if (!consistent)
+        opts.logger?.warn(
+          { stateHeight: String(this.handle.chain.head.height), finalized: this.final.length },
+          "the state store is not at the finalized tip; rebuilding it from the finalized blocks",
+        );
+      this.rebuild(replayFrom);
+    }
+    const first = this.final[0];
+    this.genesisHash =
+      first === undefined ? blockHash(this.handle.chain.head) : first.cb.block.header.parent;
+    this.genesis = toHex(this.genesisHash).slice(2);
+  }
+
+  /** The STF over the store (its head may be ahead of the finalized tip). */
+  get chain(): Chain {
+    return this.handle.chain;
+  }
+
+  /** The genesis header (height 0) when the store is at genesis, else null. */
+  genesisHeader(): BlockHeader | null {
+    return this.handle.chain.head.height === 0n ? this.handle.chain.head : null;
+  }
+
+  private pushFinal(e: FinalizedEntry): void {
+    this.final.push(e);
+    this.byDigest.set(e.digest, e.height);
+  }
+
+  /** Discards the store and re-executes every finalized block (from genesis). */
+  private rebuild(replayFrom = Number.POSITIVE_INFINITY): void {
+    const started = performance.now();
+    this.handle.close();
+    rmSync(this.stateDir, { recursive: true, force: true });
+    this.handle = openChain(this.stateDir, this.opts.genesis);
+    for (const entry of this.final) {
+      const result = this.handle.chain.applyBlock(entry.cb.block);
+      if (entry.height >= replayFrom) this.replayed.push({ entry, result });
+    }
+    this.spec = [];
+    this.dirty = false;
+    this.rebuilds++;
+    this.opts.logger?.info(
+      { blocks: this.final.length, ms: Math.round(performance.now() - started) },
+      "state store rebuilt from the finalized blocks",
+    );
+  }
+
+  private tipDigest(): string {
+    return this.final[this.final.length - 1]?.digest ?? this.genesis;
+  }
+
+  private hashOfDigest(digest: string): Uint8Array | null {
+    if (digest === this.genesis) return this.genesisHash;
+    const h = this.byDigest.get(digest);
+    if (h !== undefined) return blockHash((this.final[h - 1] as FinalizedEntry).cb.block.header);
+    const cb = this.known.get(digest);
+    return cb === undefined ? null : blockHash(cb.block.header);
+  }
+
+  /** Applies a block on the store's head and records it as speculative; false if invalid. */
+  private execute(digest: string, cb: ConsensusBlock): boolean {
+    try {
+      const result = this.handle.chain.applyBlock(cb.block);
+      this.spec.push({ digest, result });
+      return true;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      // a state-root mismatch leaves the block's state committed under the old head
+      if (code === "ERR_BLOCK_STATE_ROOT" || code === undefined) this.dirty = true;
+      this.opts.logger?.warn(
+        { height: String(cb.block.header.height), code, err: (err as Error).message },
+        "block failed to execute",
+      );
+      return false;
+    }
+  }
+
+  /** Brings the store's head to `target` (the finalized tip or a known descendant of it). */
+  private ensureAt(target: string): boolean {
+    const path: string[] = [];
+    const tip = this.tipDigest();
+    for (let d = target; d !== tip; ) {
+      const cb = this.known.get(d);
+      if (cb === undefined || path.length > 256) return false;
+      path.unshift(d);
+      d = cb.parent;
+    }
+    const prefix = !this.dirty && this.spec.length <= path.length && this.spec.every((s, i) => s.digest === path[i]);
+    if (!prefix) this.rebuild();
+    for (let i = this.spec.length; i < path.length; i++) {
+      const d = path[i] as string;
+      if (!this.execute(d, this.known.get(d) as ConsensusBlock)) return false;
+    }
+    return true;
+  }
+
+  // ----- Application -----
+
+  propose(
+    round: Round,
+    parent: { view: number; digest: string; height: number },
+    beacon: Uint8Array,
+  ): { digest: string; block: unknown } | null {
+    if (!this.ensureAt(parent.digest)) return null;
+    const chain = this.handle.chain;
+    const now = BigInt((this.opts.now ?? Date.now)());
+    const parentTs = chain.head.timestampMs;
+    try {
+      const built = chain.buildBlock(this.opts.candidates(chain), {
+        timestampMs: now > parentTs ? now : parentTs,
+        proposer: this.opts.proposer,
+        parentSeed: beacon,
+        round: { epoch: BigInt(round.epoch), view: BigInt(round.view) },
+      });
+      const cb: ConsensusBlock = { block: built.block, parentView: parent.view, parent: parent.digest };
+      const digest = consensusDigest(cb);
+      this.known.set(digest, cb);
+      this.spec.push({ digest, result: built });
+      return { digest, block: cb };
+    } catch (err) {
+      this.dirty = true;
+      this.opts.logger?.error({ err: (err as Error).message }, "could not build a block");
+      return null;
+    }
+  }
+
+  digest(block: unknown): string {
+    return consensusDigest(block as ConsensusBlock);
+  }
+
+  link(block: unknown): { view: number; height: number; parentView: number; parent: string } {
+    return consensusLink(block as ConsensusBlock);
+  }
+
+  verify(proposal: Proposal, block: unknown, beacon: Uint8Array): boolean {
+    const cb = block as ConsensusBlock;
+    const h = cb.block.header;
+    if (
+      cb.parent !== proposal.parent ||
+      cb.parentView !== proposal.parentView ||
+      h.height !== BigInt(proposal.height) ||
+      h.round.epoch !== BigInt(proposal.round.epoch) ||
+      h.round.view !== BigInt(proposal.round.view) ||
+      !bytesEqual(h.parentSeed, beacon) ||
+      !this.opts.validators.some((v) => bytesEqual(v, h.proposer))
+    )
+      return false;
+    const now = BigInt((this.opts.now ?? Date.now)());
+    if (h.timestampMs > now + BigInt(this.opts.maxFutureMs ?? 10_000)) return false;
+    const parentHash = this.hashOfDigest(cb.parent);
+    if (parentHash === null || !bytesEqual(parentHash, h.parent)) return false;
+    const digest = consensusDigest(cb);
+    if (this.spec[this.spec.length - 1]?.digest === digest) return true; // our own proposal
+    this.known.set(digest, cb);
+    if (!this.ensureAt(cb.parent)) return false;
+    return this.execute(digest, cb);
+  }
+
+  finalizedBlock(digest: string): unknown | null {
+    const h = this.byDigest.get(digest);
+    return h === undefined ? null : (this.final[h - 1] as FinalizedEntry).cb;
+  }
+
+  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void {
+    const height = this.final.length;
+    if (proposal.height <= height) return; // already final (a replay after a restart)
+    if (proposal.height !== height + 1)
+      throw new ChainAppError("ERR_VALIDATOR_GAP", `finalized block ${proposal.height} after ${height}`);
+    const cb = block as ConsensusBlock;
+    const digest = proposal.payload;
+    let result: BlockResult;
+    const next = this.spec[0];
+    if (!this.dirty && next !== undefined && next.digest === digest) {
+      this.spec.shift();
+      result = next.result;
+    } else {
+      if (this.dirty || this.spec.length > 0) this.rebuild();
+      try {
+        result = this.handle.chain.applyBlock(cb.block);
+      } catch (err) {
+        this.dirty = true;
+        throw new ChainAppError(
+          "ERR_VALIDATOR_FINALIZED_INVALID",
+          `finalized block ${proposal.height} does not execute here: ${(err as Error).message}`,
+        );
+      }
+    }
+    const entry: FinalizedEntry = { height: proposal.height, view: proposal.round.view, digest, cb, certificate };
+    appendFileSync(
+      this.logFd,
+      `${JSON.stringify({ h: entry.height, v: entry.view, b: Buffer.from(encodeConsensusBlock(cb)).toString("hex"), c: certJson(certificate) })}\n`,
+    );
+    fsyncSync(this.logFd);
+    this.pushFinal(entry);
+    for (const [d, k] of this.known) if (k.block.header.height <= BigInt(entry.height)) this.known.delete(d);
+    this.opts.onFinalized(entry, result);
+  }
+
+  // ----- FinalizedChain / finalizedTip -----
+
+  tip(): number {
+    return this.final.length;
+  }
+
+  at(height: number): { block: unknown; certificate: Certificate | null } | null {
+    const e = this.final[height - 1];
+    return e === undefined ? null : { block: e.cb, certificate: e.certificate };
+  }
+
+  finalizedTip(): { view: number; height: number; digest: string } {
+    const e = this.final[this.final.length - 1];
+    return e === undefined ? { view: 0, height: 0, digest: this.genesis } : { view: e.view, height: e.height, digest: e.digest };
+  }
+
+  /** Finalized entry at `height` (≥ 1), or undefined. */
+  entry(height: number): FinalizedEntry | undefined {
+    return this.final[height - 1];
+  }
+
+  close(): void {
+    closeSync(this.logFd);
+    this.handle.close();
+  }
+}
