@@ -42,13 +42,15 @@ class Counter:
 const RECIPIENT = fromHex("0x00000000000000000000000000000000c0ffee01");
 
 /**
- * Limits and fee caps. A transfer costs a fixed 21,000 cycles (spec §17); an `increment`
- * call about 0.1 M cycles (its receipt in this run), so 1 M leaves room without making the
- * block builder reserve much more than used. Fee caps far above the devnet's basefees.
+ * Limits and fee caps, about what a wallet would set: a transfer costs a fixed 21,000 cycles
+ * (spec §17); an `increment` call 21,965 cycles and 8 cells (its receipt), so 50,000 / 1,000
+ * leave headroom like the peer's 100,000 gas for its 28,000–43,000. The block builder
+ * reserves lane budget by limit, so limits far above use would shrink blocks. Fee caps: 10×
+ * the devnet's starting basefees (10,000 per cycle and per cell).
  */
 const LIMITS: Record<Workload | "deploy", { cycles: bigint; cells: bigint }> = {
   transfer: { cycles: 21_000n, cells: 1_000n },
-  call: { cycles: 1_000_000n, cells: 20_000n },
+  call: { cycles: 50_000n, cells: 1_000n },
   deploy: { cycles: 5_000_000n, cells: 200_000n },
 };
 const MAX_FEE = 100_000n;
@@ -154,7 +156,9 @@ export class CowboyTarget implements LoadTarget {
     t.rpc = rpc;
     t.chainId = BigInt(await rpc.call<string>("cowboy_chainId"));
     for (const k of t.keys) {
-      t.nonces.push(BigInt(await rpc.call<string>("cowboy_getTransactionCount", [toHex(k.address), "pending"])));
+      t.nonces.push(
+        BigInt(await rpc.call<string>("cowboy_getTransactionCount", [toHex(k.address), "pending"])),
+      );
     }
     const source = utf8(COUNTER_ACTOR);
     const salt = new Uint8Array(32).fill(7);

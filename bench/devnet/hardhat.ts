@@ -6,7 +6,6 @@
  */
 import { createServer } from "node:net";
 import { deriveSecretKey, mnemonicToSeed } from "@cowboy/sdk";
-import type { LoadTarget, Workload } from "./load.ts";
 import {
   bytesToHex,
   counterInitCode,
@@ -15,6 +14,7 @@ import {
   hexToBytes,
   signEip1559,
 } from "./ethereum.ts";
+import type { LoadTarget, Workload } from "./load.ts";
 import { HARDHAT_CHAIN_ID, HARDHAT_DEV_KEY } from "./peer.ts";
 import { WsRpc } from "./ws-rpc.ts";
 
@@ -22,7 +22,7 @@ import { WsRpc } from "./ws-rpc.ts";
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 const RECIPIENT = hexToBytes("0x00000000000000000000000000000000c0ffee01");
 const GWEI = 1_000_000_000n;
-/** Gas limits: a transfer costs exactly 21,000; the counter call about 43,000 (cold SSTORE). */
+/** Gas limits: a transfer costs exactly 21,000; a counter call 28,000–43,000 (cold slot, zero or not). */
 const GAS: Record<Workload | "deploy", bigint> = { transfer: 21_000n, call: 100_000n, deploy: 200_000n };
 
 /** A free TCP port on 127.0.0.1 (for `hardhat node --port`). */

@@ -163,7 +163,13 @@ export async function runLoad(target: LoadTarget, kind: Workload, opts: LoadOpti
     throw new Error(`${target.name}: ${total} ${kind}s committed but the effect grew by ${after - before}`);
   }
   const elapsedMs = end - start;
-  return { transactions: total, elapsedMs, tps: total / (elapsedMs / 1000), latenciesMs, blocks: blockHashes.size };
+  return {
+    transactions: total,
+    elapsedMs,
+    tps: total / (elapsedMs / 1000),
+    latenciesMs,
+    blocks: blockHashes.size,
+  };
 }
 
 function sleep(ms: number): Promise<void> {

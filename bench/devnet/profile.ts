@@ -148,7 +148,9 @@ async function main(): Promise<void> {
   );
   process.stdout.write(blockLine);
   process.stdout.write(`${table("self time", a.self, txs, busy, 30)}\n\n`);
-  process.stdout.write(`${table("inclusive time", a.inclusive, txs, busy, 45)}\n`);
+  process.stdout.write(
+    `${table("inclusive time", a.inclusive, txs, busy, Number(process.env.PROFILE_TOP ?? 45))}\n`,
+  );
 }
 
 if (import.meta.main ?? process.argv[1] === import.meta.filename) await main();

@@ -13,14 +13,24 @@
  *   workloads of a run together (all its transactions, over the time of both loads).
  * - `transfer_tps`, `transfer_latency_p{50,90,99}_ms`; `actor_call_tps`,
  *   `actor_call_latency_p{50,90,99}_ms`: per workload.
+ * - `transfer_latency_idle_p50_ms`, `actor_call_latency_idle_p50_ms`: unloaded latency, one
+ *   sender with one transaction at a time (30 per run): the time one transaction takes from
+ *   submission to its block's head, without queueing behind others.
  *
- * Environment: `BENCH_DEVNET_RUNS` (default 3), `BENCH_DEVNET_SENDERS` (8),
- * `BENCH_DEVNET_PER_SENDER` (60), `BENCH_DEVNET_WINDOW` (8), `BENCH_DEVNET_BLOCK_TIME` (auto).
+ * Environment: `BENCH_DEVNET_RUNS` (default 5), `BENCH_DEVNET_SENDERS` (8),
+ * `BENCH_DEVNET_PER_SENDER` (100), `BENCH_DEVNET_WINDOW` (8), `BENCH_DEVNET_BLOCK_TIME` (auto).
  */
 import { compare, type Metric, type Sample, summarize } from "../lib/report.ts";
 import { CowboyTarget, startCowboyd } from "./cowboy.ts";
 import { freePort, HardhatTarget } from "./hardhat.ts";
-import { type LoadOptions, type LoadResult, type LoadTarget, percentile, runLoad, type Workload } from "./load.ts";
+import {
+  type LoadOptions,
+  type LoadResult,
+  type LoadTarget,
+  percentile,
+  runLoad,
+  type Workload,
+} from "./load.ts";
 import { startHardhat } from "./peer.ts";
 
 function envInt(name: string, fallback: number): number {
@@ -32,6 +42,8 @@ function envInt(name: string, fallback: number): number {
 }
 
 const WORKLOADS: Workload[] = ["transfer", "call"];
+/** transactions of the unloaded-latency runs (one sender, window 1) */
+const IDLE_TXS = 30;
 const METRIC_PREFIX: Record<Workload, string> = { transfer: "transfer", call: "actor_call" };
 
 interface RunStats {
@@ -58,10 +70,10 @@ function log(line: string): void {
 }
 
 export async function run(): Promise<Metric[]> {
-  const runs = envInt("BENCH_DEVNET_RUNS", 3);
+  const runs = envInt("BENCH_DEVNET_RUNS", 5);
   const opts: LoadOptions = {
     senders: envInt("BENCH_DEVNET_SENDERS", 8),
-    perSender: envInt("BENCH_DEVNET_PER_SENDER", 60),
+    perSender: envInt("BENCH_DEVNET_PER_SENDER", 100),
     window: envInt("BENCH_DEVNET_WINDOW", 8),
   };
   const blockTime = process.env.BENCH_DEVNET_BLOCK_TIME ?? "auto";
@@ -80,6 +92,7 @@ export async function run(): Promise<Metric[]> {
 
     // per chain, per run: the result of each workload
     const results = new Map<string, LoadResult[][]>(targets.map((t) => [t.name, []]));
+    const idle: LoadOptions = { senders: 1, perSender: IDLE_TXS, window: 1 };
     const warm: LoadOptions = { ...opts, perSender: Math.max(1, Math.ceil(opts.perSender / 6)) };
     for (const t of targets) for (const w of WORKLOADS) await runLoad(t, w, warm);
     for (let r = 0; r < runs; r++) {
@@ -95,6 +108,17 @@ export async function run(): Promise<Metric[]> {
           );
         }
       }
+      // unloaded latency: one sender, one transaction at a time
+      for (const w of WORKLOADS) {
+        for (const t of targets) {
+          const res = await runLoad(t, w, idle);
+          ((results.get(t.name) as LoadResult[][])[r] as LoadResult[]).push(res);
+          const s = statsOf([res]);
+          log(
+            `run ${r + 1}/${runs} ${t.name.padEnd(7)} ${`${w} 1×1`.padEnd(12)} p50 ${s.p50.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms`,
+          );
+        }
+      }
     }
 
     const sample = (chain: string, pick: (runResults: LoadResult[]) => LoadResult[], key: keyof RunStats) =>
@@ -106,9 +130,10 @@ export async function run(): Promise<Metric[]> {
       const rate = key === "tps";
       metrics.push(compare(name, rate ? "1/s" : "ms", rate, ours, peerName, theirs));
     };
-    add("committed_tx_per_s", (rr) => rr, "tps");
-    add("submit_to_commit_p50_ms", (rr) => rr, "p50");
-    add("submit_to_commit_p99_ms", (rr) => rr, "p99");
+    const loaded = (rr: LoadResult[]) => rr.slice(0, WORKLOADS.length);
+    add("committed_tx_per_s", loaded, "tps");
+    add("submit_to_commit_p50_ms", loaded, "p50");
+    add("submit_to_commit_p99_ms", loaded, "p99");
     WORKLOADS.forEach((w, i) => {
       const pick = (rr: LoadResult[]) => [rr[i] as LoadResult];
       const p = METRIC_PREFIX[w];
@@ -116,6 +141,10 @@ export async function run(): Promise<Metric[]> {
       add(`${p}_latency_p50_ms`, pick, "p50");
       add(`${p}_latency_p90_ms`, pick, "p90");
       add(`${p}_latency_p99_ms`, pick, "p99");
+    });
+    WORKLOADS.forEach((w, i) => {
+      const pick = (rr: LoadResult[]) => [rr[WORKLOADS.length + i] as LoadResult];
+      add(`${METRIC_PREFIX[w]}_latency_idle_p50_ms`, pick, "p50");
     });
     return metrics;
   } finally {

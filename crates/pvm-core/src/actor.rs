@@ -79,20 +79,11 @@ impl ActorOutcome {
     }
 }
 
-const VM_STACK_BYTES: usize = 256 << 20;
-
-/// Run an invocation on a dedicated big-stack thread (see [`crate::run_program`]).
+/// Run an invocation on a big-stack PVM thread (see [`crate::worker`]).
 pub fn execute(host: &mut (dyn Host + Send), inv: &Invocation) -> ActorOutcome {
-    let inv2 = inv.clone();
-    let r = std::thread::scope(|s| {
-        std::thread::Builder::new()
-            .stack_size(VM_STACK_BYTES)
-            .spawn_scoped(s, move || execute_here(host, &inv2))
-            .map(|h| h.join())
-    });
-    match r {
-        Ok(Ok(out)) => out,
-        _ => failure(
+    match crate::worker::run(|| execute_here(host, inv)) {
+        Some(out) => out,
+        None => failure(
             "SystemError",
             "the PVM thread could not be run".into(),
             inv.cycles,

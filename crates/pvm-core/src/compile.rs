@@ -20,8 +20,15 @@ pub struct CompileError {
 /// Maximum nesting of expressions/statements the compiler accepts.
 const MAX_NEST: u32 = 400;
 
-/// Parse and compile a module.
+/// Parse and compile a module, through the process-wide [`crate::codecache`]: repeated
+/// sources skip parsing and compiling. The result is a fresh code tree (own constants, empty
+/// inline caches) indistinguishable from [`compile_uncached`]'s.
 pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileError> {
+    crate::codecache::compile(source, filename)
+}
+
+/// Parse and compile a module without consulting the cache.
+pub fn compile_uncached(source: &str, filename: &str) -> Result<Rc<Code>, CompileError> {
     let line_starts: Vec<u32> = std::iter::once(0)
         .chain(source.match_indices('\n').map(|(i, _)| i as u32 + 1))
         .collect();

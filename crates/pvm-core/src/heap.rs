@@ -180,6 +180,15 @@ pub fn release_all() {
     COMPACT_AT.with(|c| c.set(1024));
 }
 
+/// Start a new invocation on a reused thread exactly as on a fresh one: release whatever a
+/// previous invocation left tracked, then zero the byte counter (anything still accounted is
+/// unreachable garbage of earlier invocations, which no later invocation may pay for).
+/// Must not be called while a VM is live on this thread.
+pub fn reset() {
+    release_all();
+    USED.with(|u| u.set(0));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

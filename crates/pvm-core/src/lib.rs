@@ -13,6 +13,7 @@ pub mod actor;
 pub mod attr;
 pub mod builtins;
 pub mod bytecode;
+pub mod codecache;
 pub mod compile;
 pub mod cost;
 pub mod dict;
@@ -28,6 +29,7 @@ pub mod tmpfs;
 pub mod types;
 pub mod value;
 pub mod vm;
+pub mod worker;
 
 use value::Value;
 use vm::{Abort, Flow, Vm};
@@ -86,24 +88,15 @@ pub struct RunOutcome {
 /// Source files larger than this are rejected before parsing.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;
 
-/// Stack reserved for the interpreter thread (parser and native helpers recurse).
-const VM_STACK_BYTES: usize = 256 << 20;
-
 /// Compile and run `source` as module `__main__`.
 ///
 /// Deterministic: the same source and limits always give the same outcome, including
-/// `cycles_used`. Runs on a dedicated thread with a large stack so no input can overflow
-/// the host stack; all memory of the run is released before it returns.
+/// `cycles_used`. Runs on a PVM thread with a large stack ([`worker`]) so no input can
+/// overflow the host stack; all memory of the run is released before it returns.
 pub fn run_program(source: &str, filename: &str, limits: &Limits) -> RunOutcome {
-    let src = source.to_string();
-    let fname = filename.to_string();
-    let lim = limits.clone();
-    let h = std::thread::Builder::new()
-        .stack_size(VM_STACK_BYTES)
-        .spawn(move || run_program_here(&src, &fname, &lim));
-    match h.map(|h| h.join()) {
-        Ok(Ok(out)) => out,
-        _ => RunOutcome {
+    match worker::run(|| run_program_here(source, filename, limits)) {
+        Some(out) => out,
+        None => RunOutcome {
             stdout: String::new(),
             error: Some(PyErrorInfo {
                 type_name: "SystemError".into(),

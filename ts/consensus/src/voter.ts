@@ -201,6 +201,8 @@ export class Voter {
   private stopped = false;
   private journalPrunedAt = 0;
   private viewEnteredAt = 0;
+  /** nesting depth of {@link tryPropose} (bounded: see there) */
+  private proposing = 0;
   /** votes whose signature is known to be valid (ours, or checked) */
   private readonly checked = new WeakSet<Vote>();
 
@@ -384,6 +386,30 @@ export class Voter {
   }
 
   private tryPropose(): void {
+    if (this.proposing < 16) {
+      this.proposing++;
+      try {
+        this.proposeNow();
+      } finally {
+        this.proposing--;
+      }
+      return;
+    }
+    // A validator that certifies its own proposals alone (one validator, unpaced) would
+    // propose view after view inside this call: continue from the clock instead.
+    const view = this.view;
+    const s = this.state(view);
+    if (s.proposeArmed) return;
+    s.proposeArmed = true;
+    s.timers.push(
+      this.clock.schedule(this.clock.now(), () => {
+        s.proposeArmed = false;
+        if (this.view === view) this.tryPropose();
+      }),
+    );
+  }
+
+  private proposeNow(): void {
     const view = this.view;
     if (this.leaderOf(view) !== this.cfg.me) return;
     const s = this.state(view);

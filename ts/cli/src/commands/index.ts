@@ -4,6 +4,7 @@ import { registerChain } from "./chain.ts";
 import { registerDevnet } from "./devnet.ts";
 import { registerInit } from "./init.ts";
 import { registerKeys } from "./keys.ts";
+import { registerLocalnet } from "./localnet.ts";
 import { registerPvm } from "./pvm.ts";
 import { registerTest } from "./test.ts";
 import { registerTx } from "./tx.ts";
@@ -15,6 +16,7 @@ const families: ReadonlyArray<(program: Command) => void> = [
   registerTest,
   registerChain,
   registerDevnet,
+  registerLocalnet,
   registerTx,
   registerKeys,
   registerPvm,

@@ -24,15 +24,24 @@
  * rewind (`StateDb.rewind(version)`) or a root computed without committing would replace
  * the rebuild; see docs/localnet.md.
  */
-import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Certificate, Proposal, Round } from "@cowboy/consensus";
 import type { ValidatorApplication } from "@cowboy/p2p";
 import { type BlockHeader, blockHash, bytesEqual, toHex } from "@cowboy/sdk";
 import type { Logger } from "../devnet/logger.ts";
+import type { Chain } from "../stf/chain.ts";
 import { type ChainHandle, openChain } from "../stf/open.ts";
 import type { BlockResult, GenesisConfig } from "../stf/types.ts";
-import type { Chain } from "../stf/chain.ts";
 import {
   type ConsensusBlock,
   consensusDigest,
@@ -140,6 +149,7 @@ export class ChainApplication implements ValidatorApplication {
     this.opts = opts;
     this.stateDir = join(opts.dataDir, "state");
     this.logPath = join(opts.dataDir, "finalized.log");
+    mkdirSync(opts.dataDir, { recursive: true });
     if (existsSync(this.logPath)) {
       for (const line of readFileSync(this.logPath, "utf8").split("\n")) {
         if (line === "") continue;
@@ -176,8 +186,7 @@ export class ChainApplication implements ValidatorApplication {
       this.rebuild(replayFrom);
     }
     const first = this.final[0];
-    this.genesisHash =
-      first === undefined ? blockHash(this.handle.chain.head) : first.cb.block.header.parent;
+    this.genesisHash = first === undefined ? blockHash(this.handle.chain.head) : first.cb.block.header.parent;
     this.genesis = toHex(this.genesisHash).slice(2);
   }
 
@@ -255,7 +264,8 @@ export class ChainApplication implements ValidatorApplication {
       path.unshift(d);
       d = cb.parent;
     }
-    const prefix = !this.dirty && this.spec.length <= path.length && this.spec.every((s, i) => s.digest === path[i]);
+    const prefix =
+      !this.dirty && this.spec.length <= path.length && this.spec.every((s, i) => s.digest === path[i]);
     if (!prefix) this.rebuild();
     for (let i = this.spec.length; i < path.length; i++) {
       const d = path[i] as string;
@@ -355,7 +365,13 @@ export class ChainApplication implements ValidatorApplication {
         );
       }
     }
-    const entry: FinalizedEntry = { height: proposal.height, view: proposal.round.view, digest, cb, certificate };
+    const entry: FinalizedEntry = {
+      height: proposal.height,
+      view: proposal.round.view,
+      digest,
+      cb,
+      certificate,
+    };
     appendFileSync(
       this.logFd,
       `${JSON.stringify({ h: entry.height, v: entry.view, b: Buffer.from(encodeConsensusBlock(cb)).toString("hex"), c: certJson(certificate) })}\n`,
@@ -379,7 +395,9 @@ export class ChainApplication implements ValidatorApplication {
 
   finalizedTip(): { view: number; height: number; digest: string } {
     const e = this.final[this.final.length - 1];
-    return e === undefined ? { view: 0, height: 0, digest: this.genesis } : { view: e.view, height: e.height, digest: e.digest };
+    return e === undefined
+      ? { view: 0, height: 0, digest: this.genesis }
+      : { view: e.view, height: e.height, digest: e.digest };
   }
 
   /** Finalized entry at `height` (≥ 1), or undefined. */

@@ -63,7 +63,10 @@ export function decodeConsensusBlock(bytes: Uint8Array): ConsensusBlock {
   } catch (err) {
     throw new ConsensusBlockError(`bad block: ${(err as Error).message}`);
   }
-  if (block.header.height > BigInt(Number.MAX_SAFE_INTEGER) || block.header.round.view > BigInt(Number.MAX_SAFE_INTEGER))
+  if (
+    block.header.height > BigInt(Number.MAX_SAFE_INTEGER) ||
+    block.header.round.view > BigInt(Number.MAX_SAFE_INTEGER)
+  )
     throw new ConsensusBlockError("height or view too large");
   return { block, parentView: Number(parentView), parent: buf.subarray(9, 41).toString("hex") };
 }

@@ -16,7 +16,12 @@ export interface ValidatorFileConfig {
   validatorAddresses: string[];
   p2p: { chainName: string; listen: string[]; bootstrap: string[]; peerIds: string[] };
   rpc: { host: string; port: number };
-  timeouts?: { leaderTimeoutMs?: number; notarizationTimeoutMs?: number; nullifyRetryMs?: number; minViewMs?: number };
+  timeouts?: {
+    leaderTimeoutMs?: number;
+    notarizationTimeoutMs?: number;
+    nullifyRetryMs?: number;
+    minViewMs?: number;
+  };
   logLevel?: string;
 }
 
@@ -35,7 +40,10 @@ const unhex = (s: unknown, what: string, len?: number): Uint8Array => {
 };
 
 /** Reads and checks a config file; throws {@link ValidatorConfigError}. */
-export function readValidatorConfig(path: string): { file: ValidatorFileConfig; config: Omit<ValidatorNodeConfig, "logger"> } {
+export function readValidatorConfig(path: string): {
+  file: ValidatorFileConfig;
+  config: Omit<ValidatorNodeConfig, "logger">;
+} {
   let file: ValidatorFileConfig;
   try {
     file = JSON.parse(readFileSync(path, "utf8")) as ValidatorFileConfig;
@@ -43,7 +51,8 @@ export function readValidatorConfig(path: string): { file: ValidatorFileConfig; 
     throw new ValidatorConfigError(`cannot read ${path}: ${(err as Error).message}`);
   }
   const n = file.validatorCount;
-  if (!Number.isInteger(n) || n < 1 || n > 100) throw new ValidatorConfigError("validatorCount must be 1..=100");
+  if (!Number.isInteger(n) || n < 1 || n > 100)
+    throw new ValidatorConfigError("validatorCount must be 1..=100");
   if (!Number.isInteger(file.index) || file.index < 0 || file.index >= n)
     throw new ValidatorConfigError(`index must be 0..${n - 1}`);
   if (!Array.isArray(file.validatorAddresses) || file.validatorAddresses.length !== n)

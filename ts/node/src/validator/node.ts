@@ -173,7 +173,8 @@ export class ValidatorNode implements ChainBackend {
     }
     if (ledger.head() === null) {
       const g = node.app.genesisHeader();
-      if (g === null) throw new ValidatorError("ERR_VALIDATOR_STATE", "empty ledger but the state is past genesis");
+      if (g === null)
+        throw new ValidatorError("ERR_VALIDATOR_STATE", "empty ledger but the state is past genesis");
       await ledger.append(node.record({ header: g, transactions: [] }, blockHash(g), []));
     }
     for (const { entry, result } of node.app.replayed) await node.appendRecord(entry, result);
@@ -241,7 +242,10 @@ export class ValidatorNode implements ChainBackend {
         });
       })
       .catch((err: unknown) => {
-        this.log?.error({ err: (err as Error).message, height: entry.height }, "could not record a finalized block in the ledger");
+        this.log?.error(
+          { err: (err as Error).message, height: entry.height },
+          "could not record a finalized block in the ledger",
+        );
       });
   }
 
@@ -304,7 +308,10 @@ export class ValidatorNode implements ChainBackend {
       [...chainModules(this, { cyclesTarget: CYCLES_TARGET, cellsTarget: CELLS_TARGET }, null), this.hub],
       { domainErrorCode, logger: log },
     );
-    this.server = new RpcServer({ dispatcher, logger: log, metrics: null }, { host: c.rpc.host, port: c.rpc.port });
+    this.server = new RpcServer(
+      { dispatcher, logger: log, metrics: null },
+      { host: c.rpc.host, port: c.rpc.port },
+    );
     this.urls = await this.server.start();
     return this.urls;
   }
@@ -343,11 +350,15 @@ export class ValidatorNode implements ChainBackend {
       const intrinsic = intrinsicCost(tx);
       if (intrinsic === null) throw err;
       const ix = tx.instruction;
-      const value = ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
+      const value =
+        ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
       const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
       const balance = account?.balance ?? 0n;
       if (balance < maxCharge + value)
-        throw new StfError("ERR_TX_BALANCE", `balance ${balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`);
+        throw new StfError(
+          "ERR_TX_BALANCE",
+          `balance ${balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`,
+        );
       return { tx, bytes, hash: signingHash, lane: laneOf(tx), intrinsic };
     }
   }
@@ -486,9 +497,11 @@ export class ValidatorNode implements ChainBackend {
 
   private async proven(key: Uint8Array, value: Uint8Array | null, height: bigint): Promise<ProvenRead> {
     const proof = this.app.chain.prove(key, height);
-    if (proof === null) throw new ValidatorError("ERR_VALIDATOR_NO_PROOF", `no proof kept for block ${height}`);
+    if (proof === null)
+      throw new ValidatorError("ERR_VALIDATOR_NO_PROOF", `no proof kept for block ${height}`);
     const view = await this.blockByHeight(height);
-    if (view === null) throw new ValidatorError("ERR_VALIDATOR_UNKNOWN_BLOCK", `block ${height} is not final`);
+    if (view === null)
+      throw new ValidatorError("ERR_VALIDATOR_UNKNOWN_BLOCK", `block ${height} is not final`);
     return { key, value, proof, root: view.block.header.stateRoot, height };
   }
 
@@ -534,7 +547,10 @@ export class ValidatorNode implements ChainBackend {
   call(request: CallRequest, height: bigint): CallOutcome {
     const chain = this.app.chain;
     if (height !== chain.head.height) {
-      throw new ValidatorError("ERR_VALIDATOR_UNSUPPORTED", "calls are simulated against the newest executed block only");
+      throw new ValidatorError(
+        "ERR_VALIDATOR_UNSUPPORTED",
+        "calls are simulated against the newest executed block only",
+      );
     }
     const from = request.from ?? ZERO_ADDRESS;
     const sim = chain.simulateCall({
@@ -550,7 +566,13 @@ export class ValidatorNode implements ChainBackend {
     const tx: Transaction = {
       chainId: this.chainId,
       nonce: chain.getAccount(from)?.nonce ?? 0n,
-      instruction: { kind: "call", to: request.to, handler: request.handler, args: request.args, value: request.value },
+      instruction: {
+        kind: "call",
+        to: request.to,
+        handler: request.handler,
+        args: request.args,
+        value: request.value,
+      },
       cyclesLimit: request.cyclesLimit ?? 10_000_000n,
       cellsLimit: request.cellsLimit ?? 1_000_000n,
       maxFeePerCycle: 2n * fees.cycle,

@@ -1,0 +1,153 @@
+/**
+ * ChainApplication without a network: two validators' applications on their own stores,
+ * driven by hand through the voter's calls — speculative execution, a proposal that loses its
+ * view (state rebuilt from the finalized blocks), invalid blocks, finalizing a block that was
+ * never verified, and a restart.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Proposal, Round } from "@cowboy/consensus";
+import { blockHash, encodeTransaction, signTransaction, zeroSignature } from "@cowboy/sdk";
+import { afterAll, describe, expect, it } from "vitest";
+import { DEV_ACCOUNT_BALANCE, deriveDevKeys } from "../devnet/accounts.ts";
+import type { GenesisConfig } from "../stf/types.ts";
+import { ChainApplication, type FinalizedEntry } from "./app.ts";
+import type { ConsensusBlock } from "./block.ts";
+
+const root = mkdtempSync(join(tmpdir(), "cowboy-chainapp-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const [alice, bob] = deriveDevKeys(2).accounts;
+if (alice === undefined || bob === undefined) throw new Error("no dev keys");
+const genesis: GenesisConfig = {
+  chainId: 99n,
+  timestampMs: 1_000n,
+  accounts: [{ address: alice.address, balance: DEV_ACCOUNT_BALANCE }],
+};
+const proposers = [new Uint8Array(20).fill(1), new Uint8Array(20).fill(2)];
+const transfer = signTransaction(
+  {
+    chainId: 99n,
+    nonce: 0n,
+    instruction: { kind: "transfer", to: bob.address, amount: 5n },
+    cyclesLimit: 21_000n,
+    cellsLimit: 1_000n,
+    maxFeePerCycle: 20_000n,
+    maxFeePerCell: 20_000n,
+    maxPriorityFeePerCycle: 0n,
+    maxPriorityFeePerCell: 0n,
+    from: alice.address,
+    accessList: null,
+    metadata: new Uint8Array(0),
+    originTxHash: null,
+    originRemainingCycles: null,
+    originRemainingCells: null,
+    signature: zeroSignature(),
+    additionalSigners: [],
+  },
+  alice.secretKey,
+);
+
+function open(name: string, i: number, pool: Uint8Array[] = []) {
+  const finals: FinalizedEntry[] = [];
+  const app = new ChainApplication(
+    {
+      dataDir: join(root, name),
+      genesis,
+      proposer: proposers[i] as Uint8Array,
+      validators: proposers,
+      candidates: () => pool,
+      onFinalized: (e) => finals.push(e),
+      now: () => 2_000,
+    },
+    Number.POSITIVE_INFINITY,
+  );
+  return { app, finals };
+}
+const beacon = (v: number) => new Uint8Array(96).fill(v);
+const proposal = (round: Round, cb: ConsensusBlock, digest: string): Proposal => ({
+  round,
+  height: Number(cb.block.header.height),
+  parentView: cb.parentView,
+  parent: cb.parent,
+  payload: digest,
+});
+
+describe("ChainApplication", () => {
+  it("executes speculatively, rebuilds when a proposal loses its view, finalizes one chain", () => {
+    const a = open("a", 0, [encodeTransaction(transfer)]);
+    const b = open("b", 1);
+    expect(a.app.genesis).toBe(b.app.genesis);
+    const g = { view: 0, digest: a.app.genesis, height: 0 };
+
+    // view 1: A proposes (with the transfer), B verifies = executes it on its store
+    const r1 = { epoch: 0, view: 1 };
+    const p1 = a.app.propose(r1, g, beacon(1));
+    if (p1 === null) throw new Error("no proposal");
+    const cb1 = p1.block as ConsensusBlock;
+    expect(cb1.block.transactions.length).toBe(1);
+    expect(b.app.verify(proposal(r1, cb1, p1.digest), cb1, beacon(1))).toBe(true);
+    expect(b.app.chain.head.height).toBe(1n);
+    // wrong beacon, wrong round, tampered state root: refused
+    expect(b.app.verify(proposal(r1, cb1, p1.digest), cb1, beacon(9))).toBe(false);
+    expect(b.app.verify(proposal({ epoch: 0, view: 5 }, cb1, p1.digest), cb1, beacon(1))).toBe(false);
+
+    // view 1 is nullified; view 2's leader (B) builds on genesis: its store must drop block 1
+    const r2 = { epoch: 0, view: 2 };
+    const p2 = b.app.propose(r2, g, beacon(2));
+    if (p2 === null) throw new Error("no proposal");
+    expect(b.app.rebuilds).toBe(1);
+    const cb2 = p2.block as ConsensusBlock;
+    expect(cb2.block.transactions.length).toBe(0); // B never saw the transfer
+    const tampered: ConsensusBlock = {
+      ...cb2,
+      block: { ...cb2.block, header: { ...cb2.block.header, stateRoot: new Uint8Array(32).fill(7) } },
+    };
+    const pt = proposal(r2, tampered, a.app.digest(tampered));
+    expect(a.app.verify(pt, tampered, beacon(2))).toBe(false);
+    expect(a.app.verify(proposal(r2, cb2, p2.digest), cb2, beacon(2))).toBe(true);
+
+    // view 2 finalizes on both; then view 3 (A, again with the transfer) on top of it
+    a.app.finalized(proposal(r2, cb2, p2.digest), cb2, null);
+    b.app.finalized(proposal(r2, cb2, p2.digest), cb2, null);
+    const r3 = { epoch: 0, view: 3 };
+    const p3 = a.app.propose(r3, { view: 2, digest: p2.digest, height: 1 }, beacon(3));
+    if (p3 === null) throw new Error("no proposal");
+    const cb3 = p3.block as ConsensusBlock;
+    expect(cb3.block.transactions.length).toBe(1);
+    // B finalizes block 2 without ever verifying it (as if fetched)
+    b.app.finalized(proposal(r3, cb3, p3.digest), cb3, null);
+    a.app.finalized(proposal(r3, cb3, p3.digest), cb3, null);
+    for (const x of [a, b]) {
+      expect(x.app.tip()).toBe(2);
+      expect(x.finals.map((e) => e.digest)).toEqual([p2.digest, p3.digest]);
+      expect(x.app.chain.getAccount(bob.address)?.balance).toBe(5n);
+    }
+    expect(blockHash(a.app.chain.head)).toEqual(blockHash(b.app.chain.head));
+    expect(a.app.finalizedTip()).toEqual({ view: 3, height: 2, digest: p3.digest });
+    expect(b.app.at(1)?.block).toBeDefined();
+    expect(b.app.finalizedBlock(p2.digest)).not.toBeNull();
+    // a replayed finalization (after a restart) is ignored
+    a.app.finalized(proposal(r2, cb2, p2.digest), cb2, null);
+    expect(a.app.tip()).toBe(2);
+
+    // restart B: same tip from finalized.log, no rebuild needed
+    b.app.close();
+    const b2 = open("b", 1);
+    expect(b2.app.rebuilds).toBe(0);
+    expect(b2.app.finalizedTip()).toEqual({ view: 3, height: 2, digest: p3.digest });
+    expect(b2.app.chain.getAccount(bob.address)?.balance).toBe(5n);
+    b2.app.close();
+
+    // restart A with a speculative block on its store: rebuilt to the finalized tip
+    const r4 = { epoch: 0, view: 4 };
+    expect(a.app.propose(r4, { view: 3, digest: p3.digest, height: 2 }, beacon(4))).not.toBeNull();
+    expect(a.app.chain.head.height).toBe(3n);
+    a.app.close();
+    const a2 = open("a", 0);
+    expect(a2.app.rebuilds).toBe(1);
+    expect(a2.app.chain.head.height).toBe(2n);
+    a2.app.close();
+  });
+});
