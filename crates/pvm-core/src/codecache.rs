@@ -42,22 +42,22 @@ enum FConst {
     Bytes(Box<[u8]>),
     Ellipsis,
     Tuple(Box<[FConst]>),
-    Code(Box<Frozen>),
+    Code(Box<FCode>),
 }
 
-/// A compiled code object as plain, thread-safe data (see the module docs).
+/// One frozen code object; identifiers are indices into [`Frozen`]'s string table.
 #[derive(Debug)]
-pub struct Frozen {
-    name: Box<str>,
-    qualname: Box<str>,
+struct FCode {
+    name: u32,
+    qualname: u32,
     kind: CodeKind,
     instrs: Box<[Instr]>,
     lines: Box<[u32]>,
     consts: Box<[FConst]>,
-    names: Box<[Box<str>]>,
+    names: Box<[u32]>,
     name_hashes: Box<[u64]>,
-    varnames: Box<[Box<str>]>,
-    cellnames: Box<[Box<str>]>,
+    varnames: Box<[u32]>,
+    cellnames: Box<[u32]>,
     ncells: usize,
     cell_params: Box<[(u32, u32)]>,
     argcount: u32,
@@ -66,14 +66,40 @@ pub struct Frozen {
     varargs: bool,
     varkw: bool,
     firstline: u32,
-    doc: Option<Box<str>>,
+    doc: Option<u32>,
 }
 
-fn strs(v: &[Rc<str>]) -> Box<[Box<str>]> {
-    v.iter().map(|s| Box::from(&**s)).collect()
+/// A compiled code tree as plain, thread-safe data (see the module docs). Identifiers
+/// (names, variable names, qualified names, docstrings) are stored once in a string table,
+/// so thawing allocates each distinct identifier once.
+#[derive(Debug)]
+pub struct Frozen {
+    strings: Box<[Box<str>]>,
+    root: FCode,
 }
 
-fn freeze_const(v: &Value) -> Option<FConst> {
+#[derive(Default)]
+struct Interner {
+    index: HashMap<Box<str>, u32>,
+    strings: Vec<Box<str>>,
+}
+
+impl Interner {
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(Box::from(s));
+        self.index.insert(Box::from(s), i);
+        i
+    }
+    fn ids(&mut self, v: &[Rc<str>]) -> Box<[u32]> {
+        v.iter().map(|s| self.id(s)).collect()
+    }
+}
+
+fn freeze_const(v: &Value, t: &mut Interner) -> Option<FConst> {
     Some(match v {
         Value::None => FConst::None,
         Value::Bool(b) => FConst::Bool(*b),
@@ -83,26 +109,33 @@ fn freeze_const(v: &Value) -> Option<FConst> {
         Value::Str(s) => FConst::Str(s.s.clone()),
         Value::Bytes(b) => FConst::Bytes(b.b.clone()),
         Value::Ellipsis => FConst::Ellipsis,
-        Value::Tuple(t) => FConst::Tuple(t.v.iter().map(freeze_const).collect::<Option<_>>()?),
-        Value::Code(c) => FConst::Code(Box::new(freeze(c)?)),
+        Value::Tuple(tu) => FConst::Tuple(
+            tu.v.iter()
+                .map(|c| freeze_const(c, t))
+                .collect::<Option<_>>()?,
+        ),
+        Value::Code(c) => FConst::Code(Box::new(freeze_code(c, t)?)),
         // Any other constant kind is not known to be immutable: such code is not cached.
         _ => return None,
     })
 }
 
-/// Freeze a code tree; `None` if it holds a constant the cache cannot reproduce exactly.
-pub fn freeze(c: &Code) -> Option<Frozen> {
-    Some(Frozen {
-        name: Box::from(&*c.name),
-        qualname: Box::from(&*c.qualname),
+fn freeze_code(c: &Code, t: &mut Interner) -> Option<FCode> {
+    Some(FCode {
+        name: t.id(&c.name),
+        qualname: t.id(&c.qualname),
         kind: c.kind,
         instrs: c.instrs.clone().into_boxed_slice(),
         lines: c.lines.clone().into_boxed_slice(),
-        consts: c.consts.iter().map(freeze_const).collect::<Option<_>>()?,
-        names: strs(&c.names),
+        consts: c
+            .consts
+            .iter()
+            .map(|k| freeze_const(k, t))
+            .collect::<Option<_>>()?,
+        names: t.ids(&c.names),
         name_hashes: c.name_hashes.clone().into_boxed_slice(),
-        varnames: strs(&c.varnames),
-        cellnames: strs(&c.cellnames),
+        varnames: t.ids(&c.varnames),
+        cellnames: t.ids(&c.cellnames),
         ncells: c.ncells,
         cell_params: c.cell_params.clone().into_boxed_slice(),
         argcount: c.argcount,
@@ -111,61 +144,84 @@ pub fn freeze(c: &Code) -> Option<Frozen> {
         varargs: c.varargs,
         varkw: c.varkw,
         firstline: c.firstline,
-        doc: c.doc.as_deref().map(Box::from),
+        doc: c.doc.as_deref().map(|d| t.id(d)),
     })
 }
 
-fn thaw_const(c: &FConst, filename: &Rc<str>) -> Value {
-    match c {
-        FConst::None => Value::None,
-        FConst::Bool(b) => Value::Bool(*b),
-        FConst::Int(i) => Value::Int(*i),
-        FConst::Big(b) => Value::BigInt(Rc::new(b.clone())),
-        FConst::Float(f) => Value::Float(*f),
-        FConst::Str(s) => Value::str(s.clone()),
-        FConst::Bytes(b) => Value::bytes(b.to_vec()),
-        FConst::Ellipsis => Value::Ellipsis,
-        FConst::Tuple(t) => Value::tuple(t.iter().map(|c| thaw_const(c, filename)).collect()),
-        FConst::Code(f) => Value::Code(thaw_in(f, filename)),
+/// Freeze a code tree; `None` if it holds a constant the cache cannot reproduce exactly.
+pub fn freeze(c: &Code) -> Option<Frozen> {
+    let mut t = Interner::default();
+    let root = freeze_code(c, &mut t)?;
+    Some(Frozen {
+        strings: t.strings.into_boxed_slice(),
+        root,
+    })
+}
+
+struct Thaw<'a> {
+    strings: &'a [Rc<str>],
+    filename: Rc<str>,
+}
+
+impl Thaw<'_> {
+    fn s(&self, i: u32) -> Rc<str> {
+        self.strings[i as usize].clone()
     }
-}
-
-fn rcs(v: &[Box<str>]) -> Vec<Rc<str>> {
-    v.iter().map(|s| Rc::from(&**s)).collect()
-}
-
-fn thaw_in(f: &Frozen, filename: &Rc<str>) -> Rc<Code> {
-    Rc::new(Code {
-        name: Rc::from(&*f.name),
-        qualname: Rc::from(&*f.qualname),
-        filename: filename.clone(),
-        kind: f.kind,
-        instrs: f.instrs.to_vec(),
-        lines: f.lines.to_vec(),
-        consts: f.consts.iter().map(|c| thaw_const(c, filename)).collect(),
-        names: rcs(&f.names),
-        name_hashes: f.name_hashes.to_vec(),
-        varnames: rcs(&f.varnames),
-        cellnames: rcs(&f.cellnames),
-        ncells: f.ncells,
-        cell_params: f.cell_params.to_vec(),
-        argcount: f.argcount,
-        posonlycount: f.posonlycount,
-        kwonlycount: f.kwonlycount,
-        varargs: f.varargs,
-        varkw: f.varkw,
-        firstline: f.firstline,
-        doc: f.doc.as_deref().map(Rc::from),
-        caches: (0..f.instrs.len())
-            .map(|_| Cell::new(InlineCache::default()))
-            .collect(),
-    })
+    fn v(&self, ids: &[u32]) -> Vec<Rc<str>> {
+        ids.iter().map(|&i| self.s(i)).collect()
+    }
+    fn const_(&self, c: &FConst) -> Value {
+        match c {
+            FConst::None => Value::None,
+            FConst::Bool(b) => Value::Bool(*b),
+            FConst::Int(i) => Value::Int(*i),
+            FConst::Big(b) => Value::BigInt(Rc::new(b.clone())),
+            FConst::Float(f) => Value::Float(*f),
+            FConst::Str(s) => Value::str(s.clone()),
+            FConst::Bytes(b) => Value::bytes(b.to_vec()),
+            FConst::Ellipsis => Value::Ellipsis,
+            FConst::Tuple(t) => Value::tuple(t.iter().map(|c| self.const_(c)).collect()),
+            FConst::Code(f) => Value::Code(self.code(f)),
+        }
+    }
+    fn code(&self, f: &FCode) -> Rc<Code> {
+        Rc::new(Code {
+            name: self.s(f.name),
+            qualname: self.s(f.qualname),
+            filename: self.filename.clone(),
+            kind: f.kind,
+            instrs: f.instrs.to_vec(),
+            lines: f.lines.to_vec(),
+            consts: f.consts.iter().map(|c| self.const_(c)).collect(),
+            names: self.v(&f.names),
+            name_hashes: f.name_hashes.to_vec(),
+            varnames: self.v(&f.varnames),
+            cellnames: self.v(&f.cellnames),
+            ncells: f.ncells,
+            cell_params: f.cell_params.to_vec(),
+            argcount: f.argcount,
+            posonlycount: f.posonlycount,
+            kwonlycount: f.kwonlycount,
+            varargs: f.varargs,
+            varkw: f.varkw,
+            firstline: f.firstline,
+            doc: f.doc.map(|d| self.s(d)),
+            caches: (0..f.instrs.len())
+                .map(|_| Cell::new(InlineCache::default()))
+                .collect(),
+        })
+    }
 }
 
 /// Build a fresh code tree from a frozen one (constants charged to this thread's heap
 /// counter exactly as the compiler charges them; empty inline caches).
 pub fn thaw(f: &Frozen, filename: &str) -> Rc<Code> {
-    thaw_in(f, &Rc::from(filename))
+    let strings: Vec<Rc<str>> = f.strings.iter().map(|s| Rc::from(&**s)).collect();
+    Thaw {
+        strings: &strings,
+        filename: Rc::from(filename),
+    }
+    .code(&f.root)
 }
 
 fn const_bytes(c: &FConst) -> usize {
@@ -179,20 +235,20 @@ fn const_bytes(c: &FConst) -> usize {
     }
 }
 
+impl FCode {
+    fn bytes(&self) -> usize {
+        160 + self.instrs.len() * (std::mem::size_of::<Instr>() + 4)
+            + self.consts.iter().map(const_bytes).sum::<usize>()
+            + (self.names.len() + self.varnames.len() + self.cellnames.len()) * 4
+            + self.name_hashes.len() * 8
+            + self.cell_params.len() * 8
+    }
+}
+
 impl Frozen {
     /// Estimated bytes this frozen tree occupies (the unit of the cache bound).
     pub fn bytes(&self) -> usize {
-        let s = |v: &[Box<str>]| v.iter().map(|s| 16 + s.len()).sum::<usize>();
-        160 + self.name.len()
-            + self.qualname.len()
-            + self.instrs.len() * (std::mem::size_of::<Instr>() + 4)
-            + self.consts.iter().map(const_bytes).sum::<usize>()
-            + s(&self.names)
-            + self.name_hashes.len() * 8
-            + s(&self.varnames)
-            + s(&self.cellnames)
-            + self.cell_params.len() * 8
-            + self.doc.as_deref().map_or(0, str::len)
+        self.root.bytes() + self.strings.iter().map(|s| 16 + s.len()).sum::<usize>()
     }
 }
 

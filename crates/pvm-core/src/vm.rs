@@ -1355,6 +1355,29 @@ impl Vm {
                         Some(r) => {
                             Value::drop_fast(a);
                             Value::drop_fast(b);
+                            // A following `PopJumpIf*` runs here on the bool, exactly as the
+                            // dispatch loop would run it: `ip` advanced, its cost charged from
+                            // the table (or `OutOfCycles`), then the jump.
+                            let f = self.fr();
+                            let next = f.code.instrs.get(f.ip).copied();
+                            let jump = match next {
+                                Some(Instr::PopJumpIfFalse(t)) => Some((t, false)),
+                                Some(Instr::PopJumpIfTrue(t)) => Some((t, true)),
+                                _ => None,
+                            };
+                            if let (Some((t, when)), Some(next)) = (jump, next) {
+                                f.ip += 1;
+                                let c = cost::instr_cost(&next);
+                                if c > self.meter.left {
+                                    self.meter.left = 0;
+                                    return Err(Flow::Abort(Abort::OutOfCycles));
+                                }
+                                self.meter.left -= c;
+                                if r == when {
+                                    self.fr().ip = t as usize;
+                                }
+                                continue;
+                            }
                             Value::Bool(r)
                         }
                         None => self.compare(&a, &b, op)?,
