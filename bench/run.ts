@@ -9,6 +9,7 @@ type Suite = { run: () => Promise<Metric[]> | Metric[] };
 
 /** Registered suites, in the order they run. */
 const SUITES: Record<string, () => Promise<Suite>> = {
+  actor: () => import("./actor/suite.ts"),
   bls: () => import("./bls/suite.ts"),
   codec: () => import("./codec/suite.ts"),
   consensus: () => import("./consensus/suite.ts"),

@@ -447,7 +447,11 @@ mod tests {
             .iter()
             .map(|v| match v {
                 Value::Code(k) => shape(k),
-                v => format!("{v:?}").split("acct").next().unwrap_or("").to_string(),
+                v => format!("{v:?}")
+                    .split("acct")
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
             })
             .collect();
         format!(

@@ -77,14 +77,7 @@ fn req(actor: [u8; 20], kind: ExecKind, a: Vec<cbor::Value>, cycles: u64) -> Exe
 }
 
 fn call(actor: [u8; 20], h: &str, a: Vec<cbor::Value>, cycles: u64) -> ExecRequest {
-    req(
-        actor,
-        ExecKind::Call {
-            handler: h.into(),
-        },
-        a,
-        cycles,
-    )
+    req(actor, ExecKind::Call { handler: h.into() }, a, cycles)
 }
 
 fn sequence() -> Vec<ExecRequest> {
@@ -168,7 +161,10 @@ fn cold_and_warm_cache_give_identical_outcomes() {
         "the warm run hit the cache: {before:?} -> {after:?}"
     );
     for (i, (c, w)) in cold.iter().zip(&warm).enumerate() {
-        assert_eq!(c, w, "invocation {i} differs between a cold and a warm cache");
+        assert_eq!(
+            c, w,
+            "invocation {i} differs between a cold and a warm cache"
+        );
     }
     assert_eq!(cold.len(), warm.len());
     assert_eq!(cold_roots, warm_roots);

@@ -201,8 +201,9 @@ export class Voter {
   private stopped = false;
   private journalPrunedAt = 0;
   private viewEnteredAt = 0;
-  /** nesting depth of {@link tryPropose} (bounded: see there) */
+  /** nesting depth of {@link tryPropose}, and whether a deferred proposal is scheduled (see there) */
   private proposing = 0;
+  private proposeDeferred = false;
   /** votes whose signature is known to be valid (ours, or checked) */
   private readonly checked = new WeakSet<Vote>();
 
@@ -386,7 +387,7 @@ export class Voter {
   }
 
   private tryPropose(): void {
-    if (this.proposing < 16) {
+    if (this.proposing < 4 && !this.proposeDeferred) {
       this.proposing++;
       try {
         this.proposeNow();
@@ -396,17 +397,14 @@ export class Voter {
       return;
     }
     // A validator that certifies its own proposals alone (one validator, unpaced) would
-    // propose view after view inside this call: continue from the clock instead.
-    const view = this.view;
-    const s = this.state(view);
-    if (s.proposeArmed) return;
-    s.proposeArmed = true;
-    s.timers.push(
-      this.clock.schedule(this.clock.now(), () => {
-        s.proposeArmed = false;
-        if (this.view === view) this.tryPropose();
-      }),
-    );
+    // propose view after view inside this call and never yield: from this depth on, every
+    // proposal waits for the clock (once), so the event loop runs in between.
+    if (this.proposeDeferred) return;
+    this.proposeDeferred = true;
+    this.clock.schedule(this.clock.now(), () => {
+      this.proposeDeferred = false;
+      if (!this.stopped) this.tryPropose();
+    });
   }
 
   private proposeNow(): void {

@@ -52,7 +52,6 @@ import {
   bytesEqual,
   decodeBlock,
   decodeReceipt,
-  decodeWithSigningHash,
   actorAddress as deriveActorAddress,
   encodeBlock,
   encodeReceipt,
@@ -65,7 +64,7 @@ import {
 import { type BlockRecord, Ledger } from "../ledger/index.ts";
 import { Mempool, MempoolError, type PoolTx } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
-import { type Chain, intrinsicCost, laneOf, StfError } from "../stf/index.ts";
+import type { Chain } from "../stf/index.ts";
 import {
   accountKey,
   encodeAccount,
@@ -113,6 +112,12 @@ export interface DevnetDeps {
 }
 
 /** A transaction in the mempool: the pool's view plus what building a block needs. */
+/**
+ * On demand, how long block production waits after a block when transactions arrived while
+ * it was produced (see `DevnetNode.requestBlock`); an idle chain does not wait.
+ */
+export const ON_DEMAND_GATHER_MS = 2;
+
 interface PendingTx extends PoolTx {
   readonly bytes: Uint8Array;
   readonly tx: Transaction;
@@ -167,6 +172,13 @@ export class DevnetNode implements ChainBackend, DevBackend {
   private readonly blockCache = new Map<bigint, BlockView>();
   private timer: NodeJS.Timeout | null = null;
   private producing: Promise<void> | null = null;
+  /** on-demand mode: a block is queued (microtask) or gathering (timer), not yet started */
+  private demandQueued = false;
+  private gatherTimer: ReturnType<typeof setTimeout> | null = null;
+  /** on-demand mode: transactions were admitted while a block was being produced */
+  private demandDuringBlock = false;
+  /** transactions in the last block produced */
+  private lastBlockTxs = 0;
   private stopped = false;
   /** set when a block could not be recorded: production stops until a restart */
   private halted: Error | null = null;
@@ -462,6 +474,8 @@ export class DevnetNode implements ChainBackend, DevBackend {
     if (this.stopped || this.halted !== null) return;
     // on demand, a block only for waiting transactions (an earlier block may have taken them all)
     if (this.config.blockTime.kind === "on-demand" && this.mempool.size === 0) return;
+    this.demandDuringBlock = false;
+    this.lastBlockTxs = 0;
     const run = this.produceOne().catch((err: unknown) => {
       this.deps.logger?.error({ err }, "block production failed");
     });
@@ -470,7 +484,40 @@ export class DevnetNode implements ChainBackend, DevBackend {
       await run;
     } finally {
       this.producing = null;
+      this.afterOnDemandBlock();
     }
+  }
+
+  /**
+   * On demand (`--block-time auto`), a transaction arriving while no block is in progress gets
+   * one right away (an idle chain answers at once). One arriving while a block is produced
+   * waits for it, and then for {@link ON_DEMAND_GATHER_MS} more, so that under load the next
+   * block takes everything that came in meanwhile: fewer, larger blocks, each block's fixed
+   * cost (state commit, synced ledger write, head notifications) spread over more transactions.
+   */
+  private requestBlock(): void {
+    if (this.producing !== null) {
+      this.demandDuringBlock = true;
+      return;
+    }
+    if (this.demandQueued || this.gatherTimer !== null) return;
+    this.demandQueued = true;
+    queueMicrotask(() => {
+      this.demandQueued = false;
+      void this.produce();
+    });
+  }
+
+  private afterOnDemandBlock(): void {
+    if (this.config.blockTime.kind !== "on-demand" || this.stopped || this.halted !== null) return;
+    // transactions that came in during the block, or that the block had no room for
+    const more = this.demandDuringBlock || (this.lastBlockTxs > 0 && this.mempool.size > 0);
+    this.demandDuringBlock = false;
+    if (!more || this.gatherTimer !== null || this.demandQueued) return;
+    this.gatherTimer = setTimeout(() => {
+      this.gatherTimer = null;
+      void this.produce();
+    }, ON_DEMAND_GATHER_MS);
   }
 
   private accountNonce = (sender: string): bigint =>
@@ -486,8 +533,10 @@ export class DevnetNode implements ChainBackend, DevBackend {
     const now = BigInt(this.deps.now());
     const timestampMs = now > parent.timestampMs ? now : parent.timestampMs + 1n;
     const started = performance.now();
+    // the pool's entries carry checkTx's decoded transactions: not decoded or verified again
+    this.lastBlockTxs = picked.length;
     const result = chain.buildBlock(
-      picked.map((t) => t.bytes),
+      picked.map((t) => ({ tx: t.tx, bytes: t.bytes })),
       { timestampMs, proposer: this.keys.validator.address },
     );
     const record = this.record(result.block, result.hash, result.receipts);
@@ -566,6 +615,8 @@ export class DevnetNode implements ChainBackend, DevBackend {
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
+    if (this.gatherTimer !== null) clearTimeout(this.gatherTimer);
+    this.gatherTimer = null;
     while (this.producing !== null) await this.producing;
     await this.server?.close();
     await this.ledger.close();
@@ -731,36 +782,11 @@ export class DevnetNode implements ChainBackend, DevBackend {
   }
 
   /**
-   * §2.2 checks for the mempool. The STF checks a transaction against the head state, so a
-   * nonce ahead of the account's fails there although the pool may queue it; for such a
-   * transaction every check before the nonce has passed (decoding, signature, limits,
-   * intrinsic cost, basefee) and the node checks the one after it, the balance, itself. The
-   * whole check runs again when the transaction is executed.
+   * §2.2 checks for the mempool against the head state; a nonce ahead of the account's passes
+   * (the pool queues it). The whole check runs again when the transaction is executed.
    */
   private checkForPool(bytes: Uint8Array): CheckedTx {
-    try {
-      return this.chain.checkTx(bytes);
-    } catch (err) {
-      if (!(err instanceof StfError) || err.code !== "ERR_TX_NONCE") throw err;
-      const { tx, signingHash } = decodeWithSigningHash(bytes);
-      const account = this.chain.getAccount(tx.from);
-      const nonce = account?.nonce ?? 0n;
-      if (tx.nonce < nonce) throw err;
-      const intrinsic = intrinsicCost(tx);
-      if (intrinsic === null) throw err;
-      const ix = tx.instruction;
-      const value =
-        ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
-      const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
-      const balance = account?.balance ?? 0n;
-      if (balance < maxCharge + value) {
-        throw new StfError(
-          "ERR_TX_BALANCE",
-          `balance ${balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`,
-        );
-      }
-      return { tx, bytes, hash: signingHash, lane: laneOf(tx), intrinsic };
-    }
+    return this.chain.checkTx(bytes, { futureNonce: true });
   }
 
   /** Checks and admits a signed transaction (shared by RPC and the faucet). */
@@ -783,7 +809,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     const added = this.mempool.add(pending, { accountNonce, basefee: this.nextBasefees() });
     this.hub.publish("pendingTransactions", pending.hash);
     for (const e of added.evicted) this.deps.logger?.debug({ tx: e.hash }, "evicted from the mempool");
-    if (this.config.blockTime.kind === "on-demand") queueMicrotask(() => void this.produce());
+    if (this.config.blockTime.kind === "on-demand") this.requestBlock();
     return checked.hash;
   }
 

@@ -172,6 +172,21 @@ interface Decoded {
   bytes: Uint8Array;
 }
 
+/** What `Chain` derives once per head (see `Chain.perHead`). */
+interface HeadCache {
+  head: BlockHeader;
+  hash: Uint8Array;
+  params: ChainParams | null;
+  basefees: Readonly<{ cycle: bigint; cell: bigint }> | null;
+  /** executor of the admission checks against the head state */
+  checker: BlockExecutor | null;
+}
+
+function candidateBytes(c: Uint8Array | { bytes: Uint8Array } | undefined): Uint8Array {
+  if (c === undefined) throw new RangeError("candidate index out of range");
+  return c instanceof Uint8Array ? c : c.bytes;
+}
+
 /**
  * The chain state machine. Single-threaded and synchronous; every method either completes or
  * leaves the committed state untouched (pending writes are discarded on error).
@@ -189,6 +204,11 @@ export class Chain implements ChainApi {
    * transactions — does not verify them twice. Bounded; oldest entries go first.
    */
   private readonly verified = new Map<string, true>();
+  /**
+   * Transactions decoded, stateless-checked and signature-verified by `checkTx`, keyed by the
+   * decoded object it returned (weakly: an entry lives as long as the caller keeps the object).
+   */
+  private readonly admitted = new WeakMap<Transaction, Decoded>();
   private headHeader: BlockHeader;
   /** state version committed for height 0 */
   private readonly genesisVersion: bigint;
@@ -298,29 +318,50 @@ export class Chain implements ChainApi {
 
   /** Hash of the head block. */
   get headHash(): Uint8Array {
-    return blockHash(this.headHeader);
+    return this.perHead().hash;
   }
 
-  /** Governance parameters in force for the next block. */
-  params(): ChainParams {
-    // parameters change only with a committed block: cache them per head
-    if (this.paramsCache === null || this.paramsCache.head !== this.headHeader) {
-      this.paramsCache = { head: this.headHeader, params: readParams(this.state) };
+  /**
+   * Values derived from the head and the committed state: they change only when a block is
+   * committed (the head header object is replaced), so they are computed once per head. The
+   * cache is keyed on the head header object itself — every commit installs a new one.
+   */
+  private perHead(): HeadCache {
+    const head = this.headHeader;
+    let c = this.headCache;
+    if (c === null || c.head !== head) {
+      c = { head, hash: blockHash(head), params: null, basefees: null, checker: null };
+      this.headCache = c;
     }
-    return this.paramsCache.params;
+    return c;
   }
 
-  private paramsCache: { head: BlockHeader; params: ChainParams } | null = null;
+  private headCache: HeadCache | null = null;
 
+  /** Governance parameters in force for the next block (read from state once per head). */
+  params(): ChainParams {
+    const c = this.perHead();
+    if (c.params === null) c.params = readParams(this.state);
+    return c.params;
+  }
+
+  /** Basefees of the next block (§6.3), from the head and the parameters; once per head. */
   nextBasefees(): { cycle: bigint; cell: bigint } {
-    const p = this.params().basefee;
-    const h = this.headHeader;
-    if (h.height === 0n) return { cycle: h.cycleBasefee, cell: h.cellBasefee };
-    const cfg = { alpha: p.alpha, maxChangeDenom: p.maxChangeDenom, minBasefee: p.minBasefee };
-    return {
-      cycle: nextBasefee(h.cycleBasefee, h.cyclesUsed, p.cyclesTarget, cfg),
-      cell: nextBasefee(h.cellBasefee, h.cellsUsed, p.cellsTarget, cfg),
-    };
+    const c = this.perHead();
+    if (c.basefees === null) {
+      const p = this.params().basefee;
+      const h = c.head;
+      const cfg = { alpha: p.alpha, maxChangeDenom: p.maxChangeDenom, minBasefee: p.minBasefee };
+      c.basefees = Object.freeze(
+        h.height === 0n
+          ? { cycle: h.cycleBasefee, cell: h.cellBasefee }
+          : {
+              cycle: nextBasefee(h.cycleBasefee, h.cyclesUsed, p.cyclesTarget, cfg),
+              cell: nextBasefee(h.cellBasefee, h.cellsUsed, p.cellsTarget, cfg),
+            },
+      );
+    }
+    return c.basefees;
   }
 
   txLaneBudgets(): Readonly<Record<Lane, bigint>> {
@@ -419,14 +460,24 @@ export class Chain implements ChainApi {
     });
   }
 
-  checkTx(bytes: Uint8Array): CheckedTx {
+  /**
+   * §2.2 validity against the head state; throws `StfError`. With `futureNonce`, a nonce
+   * above the account's is accepted (a mempool queues it); every other check still applies.
+   */
+  checkTx(bytes: Uint8Array, opts?: { futureNonce?: boolean }): CheckedTx {
     const d = this.decodeChecked(bytes, true);
-    const ex = this.nextBlockExecutor({
-      timestampMs: this.headHeader.timestampMs,
-      proposer: ZERO20,
-      parentSeed: new Uint8Array(0),
-    });
-    const { intrinsic } = ex.checkTx(d.tx);
+    // the checks read only the head state, the basefees and the parameters: one executor per head
+    const c = this.perHead();
+    if (c.checker === null) {
+      c.checker = this.nextBlockExecutor({
+        timestampMs: c.head.timestampMs,
+        proposer: ZERO20,
+        parentSeed: new Uint8Array(0),
+      });
+    }
+    const { intrinsic } = c.checker.checkTx(d.tx, opts?.futureNonce === true);
+    // buildBlock may take this exact transaction object without decoding or verifying it again
+    this.admitted.set(d.tx, d);
     return { tx: d.tx, bytes, hash: d.hash, lane: laneOf(d.tx), intrinsic };
   }
 
@@ -519,7 +570,15 @@ export class Chain implements ChainApi {
     }
   }
 
-  buildBlock(candidates: readonly Uint8Array[], opts: BuildOptions): BlockResult & { skipped: SkippedTx[] } {
+  /**
+   * Executes `candidates` (in preference order) into the next block and commits it. A candidate
+   * is the encoded transaction, or a `{ tx, bytes }` pair as returned by `checkTx` of this chain
+   * (then it is not decoded or verified again; any other pair is treated as its bytes).
+   */
+  buildBlock(
+    candidates: readonly (Uint8Array | { tx: Transaction; bytes: Uint8Array })[],
+    opts: BuildOptions,
+  ): BlockResult & { skipped: SkippedTx[] } {
     this.checkTimestamp(opts.timestampMs);
     if (opts.proposer.length !== 20) throw new StfError("ERR_BLOCK_FIELD", "proposer must be 20 bytes");
     const height = this.headHeader.height + 1n;
@@ -529,21 +588,34 @@ export class Chain implements ChainApi {
     const skipped: SkippedTx[] = [];
     const skip = (hash: Uint8Array, e: StfError) =>
       skipped.push({ hash, error: { code: e.code, message: e.message } });
-    // stateless checks + signatures (batch, on every core)
+    // stateless checks + signatures (batch, on every core), except for what checkTx admitted
     const decoded: Decoded[] = [];
-    const sigs = this.checkSignatures(candidates);
+    const known: (Decoded | undefined)[] = candidates.map((c) => {
+      if (c instanceof Uint8Array) return undefined;
+      const d = this.admitted.get(c.tx);
+      return d !== undefined && d.bytes === c.bytes ? d : undefined;
+    });
+    const rawIdx: number[] = [];
+    for (let i = 0; i < candidates.length; i++) if (known[i] === undefined) rawIdx.push(i);
+    const rawSigs = this.checkSignatures(rawIdx.map((i) => candidateBytes(candidates[i])));
+    const sigs: boolean[] = candidates.map(() => true);
+    rawIdx.forEach((i, j) => {
+      sigs[i] = rawSigs[j] === true;
+    });
     const seen = new Set<string>();
     for (let i = 0; i < candidates.length; i++) {
-      const bytes = candidates[i] as Uint8Array;
-      let d: Decoded;
-      try {
-        d = this.decodeChecked(bytes, false);
-      } catch (e) {
-        if (e instanceof StfError) {
-          skip(keccak256(bytes), e);
-          continue;
+      let d = known[i];
+      if (d === undefined) {
+        const bytes = candidateBytes(candidates[i]);
+        try {
+          d = this.decodeChecked(bytes, false);
+        } catch (e) {
+          if (e instanceof StfError) {
+            skip(keccak256(bytes), e);
+            continue;
+          }
+          throw e;
         }
-        throw e;
       }
       if (!sigs[i]) {
         skip(d.hash, new StfError("ERR_TX_SIGNATURE", "signature invalid"));

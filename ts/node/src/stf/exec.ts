@@ -256,8 +256,12 @@ export class BlockExecutor {
   /**
    * Stateful §2.2 checks for `tx` at this point of the block: nonce, fees ≥ basefees, intrinsic
    * costs within the limits, balance for the maximum fee plus the value sent. Throws StfError.
+   * `futureNonce` (admission to a mempool only): a nonce above the account's passes too.
    */
-  checkTx(tx: Transaction): {
+  checkTx(
+    tx: Transaction,
+    futureNonce = false,
+  ): {
     intrinsic: { cycles: bigint; cells: bigint };
     maxCharge: bigint;
     value: bigint;
@@ -284,7 +288,7 @@ export class BlockExecutor {
       );
     }
     const acct = this.account(tx.from);
-    if (tx.nonce !== acct.nonce) {
+    if (futureNonce ? tx.nonce < acct.nonce : tx.nonce !== acct.nonce) {
       throw new StfError("ERR_TX_NONCE", `nonce ${tx.nonce} but the account expects ${acct.nonce}`, {
         expected: acct.nonce.toString(),
       });

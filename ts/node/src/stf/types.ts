@@ -202,10 +202,19 @@ export interface ChainApi {
   nextBasefees(): { cycle: bigint; cell: bigint };
   /** Per-lane cycle budgets for transaction selection (Timer lane = 0: it is used by fires). */
   txLaneBudgets(): Readonly<Record<Lane, bigint>>;
-  /** §2.2 validity against the head state; throws `StfError`. */
-  checkTx(bytes: Uint8Array): CheckedTx;
-  /** Executes candidates (in preference order) into the next block and commits it. */
-  buildBlock(candidates: readonly Uint8Array[], opts: BuildOptions): BlockResult & { skipped: SkippedTx[] };
+  /**
+   * §2.2 validity against the head state; throws `StfError`. `futureNonce`: accept a nonce
+   * above the account's (for a mempool that queues it).
+   */
+  checkTx(bytes: Uint8Array, opts?: { futureNonce?: boolean }): CheckedTx;
+  /**
+   * Executes candidates (in preference order) into the next block and commits it. A candidate
+   * is an encoded transaction or the `{ tx, bytes }` of a `checkTx` result (not decoded again).
+   */
+  buildBlock(
+    candidates: readonly (Uint8Array | { tx: Transaction; bytes: Uint8Array })[],
+    opts: BuildOptions,
+  ): BlockResult & { skipped: SkippedTx[] };
   /** Re-executes a block produced elsewhere; throws `StfError` if it is invalid. */
   applyBlock(block: Block): BlockResult;
   simulateCall(call: {

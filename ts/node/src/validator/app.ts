@@ -330,7 +330,8 @@ export class ChainApplication implements ValidatorApplication {
     const parentHash = this.hashOfDigest(cb.parent);
     if (parentHash === null || !bytesEqual(parentHash, h.parent)) return false;
     const digest = consensusDigest(cb);
-    if (this.spec[this.spec.length - 1]?.digest === digest) return true; // our own proposal
+    // already executed on the current branch (our own proposal, or asked twice)
+    if (!this.dirty && this.spec.some((x) => x.digest === digest)) return true;
     this.known.set(digest, cb);
     if (!this.ensureAt(cb.parent)) return false;
     return this.execute(digest, cb);

@@ -1,0 +1,38 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { deriveDevKeys } from "./devnet/accounts.ts";
+import { DEFAULT_LOCALNET, localnetValidatorAddresses, parseLocalnetArgs, planLocalnet } from "./localnet.ts";
+import { readValidatorConfig } from "./validator/config.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cowboy-localnet-plan-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("cowboy localnet options", () => {
+  it("parses options and refuses bad ones", () => {
+    expect(parseLocalnetArgs([])).toEqual({ ...DEFAULT_LOCALNET, reset: false });
+    const o = parseLocalnetArgs(["--validators", "7", "--rpc-port", "0", "--block-time", "250", "--reset"]);
+    expect(o).toMatchObject({ validators: 7, rpcPort: 0, blockTimeMs: 250, reset: true });
+    expect(parseLocalnetArgs(["--help"])).toBe("help");
+    expect(() => parseLocalnetArgs(["--validators", "0"])).toThrow(/--validators/);
+    expect(() => parseLocalnetArgs(["--validators"])).toThrow(/--validators/);
+    expect(() => parseLocalnetArgs(["--frobnicate"])).toThrow(/unknown option/);
+  });
+
+  it("plans a directory: one genesis, one key seed, one config per validator, stable across runs", async () => {
+    const opts = { ...DEFAULT_LOCALNET, validators: 4, dir, basePort: 40_000, rpcPort: 9000 };
+    const paths = await planLocalnet(opts, () => 1_234);
+    expect(paths).toHaveLength(4);
+    const cfgs = paths.map((p) => readValidatorConfig(p));
+    expect(cfgs.map((c) => c.config.rpc.port)).toEqual([9000, 9001, 9002, 9003]);
+    expect(cfgs[0]?.config.genesis.timestampMs).toBe(1_234n);
+    expect(cfgs[2]?.config.genesis.accounts[0]?.address).toEqual(deriveDevKeys(1).accounts[0]?.address);
+    expect(cfgs[1]?.config.validatorAddresses).toEqual(localnetValidatorAddresses(4));
+    expect(new Set(cfgs.map((c) => Buffer.from(c.config.keySeed).toString("hex"))).size).toBe(1);
+    expect(cfgs[3]?.config.p2p.bootstrap).toHaveLength(3);
+    const again = await planLocalnet(opts, () => 9_999);
+    expect(readFileSync(again[0] as string, "utf8")).toBe(readFileSync(paths[0] as string, "utf8"));
+    await expect(planLocalnet({ ...opts, validators: 5 })).rejects.toThrow(/4 validators/);
+  });
+});
