@@ -26,9 +26,9 @@ build_native() {
 
 # Python test dependencies (pytest; the Python client's coincurve and pycryptodome), from PyPI.
 ensure_python_deps() {
-  if ! python3 -c "import pytest, coincurve, Crypto" 2>/dev/null; then
+  if ! python3 -c "import pytest, coincurve, Crypto, blake3" 2>/dev/null; then
     echo "cowboy: installing Python test dependencies from PyPI" >&2
-    python3 -m pip install --quiet --disable-pip-version-check "pytest>=8,<9" "coincurve>=21,<22" "pycryptodome>=3.20"
+    python3 -m pip install --quiet --disable-pip-version-check "pytest>=8,<9" "coincurve>=21,<22" "pycryptodome>=3.20" "blake3>=1,<2"
   fi
 }
 

@@ -25,6 +25,9 @@ from .client import (
     Client,
     Deployed,
     Event,
+    ProofMismatchError,
+    ProvenAccount,
+    ProvenValue,
     Receipt,
     RpcError,
     Simulation,
@@ -39,6 +42,8 @@ from .client import (
     value_from_json,
 )
 from .errors import CodecError, SignatureError
+from .state_keys import AccountRecord, account_key, actor_code_key, actor_storage_key, decode_account_record
+from .state_proof import StateProofError, decode_state_proof, verify_state_proof
 from .hd import DEVNET_MNEMONIC, derive_secret_key, mnemonic_to_seed
 from .keys import PrivateKey, recover_signer, verify_transaction
 
@@ -50,4 +55,6 @@ __all__ = [
     "Publish", "ScheduleTimer", "SignatureError", "Transaction", "Transfer", "actor_address",
     "canonicalize_source", "decode_cbor", "decode_transaction", "encode_cbor", "encode_transaction",
     "keccak256", "recover_signer", "verify_transaction",
+    "AccountRecord", "ProofMismatchError", "ProvenAccount", "ProvenValue", "StateProofError", "account_key",
+    "actor_code_key", "actor_storage_key", "decode_account_record", "decode_state_proof", "verify_state_proof",
 ]

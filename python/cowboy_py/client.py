@@ -39,6 +39,8 @@ from .codec import (
 )
 from .hd import DEVNET_MNEMONIC, derive_secret_key, mnemonic_to_seed
 from .keys import PrivateKey
+from .state_keys import account_key, actor_storage_key, decode_account_record
+from .state_proof import verify_state_proof
 from .ws import WebSocket, WebSocketError
 
 DEFAULT_RPC = "http://127.0.0.1:8545"
@@ -61,6 +63,38 @@ class RpcError(Exception):
 
 class TransportError(Exception):
     """No usable answer: the node is unreachable, timed out or answered something else."""
+
+
+class ProofMismatchError(TransportError):
+    """A proven read whose answer disagrees with its own state proof or with the block
+    header (another key, another state root, or a value the proof does not show). `field`
+    names the offending part of the answer, e.g. ``cowboy_getStorageAt.value``."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+@dataclass(frozen=True)
+class ProvenValue:
+    """A state read verified against the state root of block `block_number`: `value` is the
+    proven value, None when the key is proven absent."""
+
+    key: bytes
+    value: Optional[bytes]
+    block_number: int
+    state_root: bytes
+
+
+@dataclass(frozen=True)
+class ProvenAccount:
+    """An account record proven against a block's state root (`proof` has key, root, block)."""
+
+    balance: int
+    nonce: int
+    code_hash: bytes
+    metadata: bytes
+    proof: ProvenValue
 
 
 class ActorCallError(Exception):
@@ -399,15 +433,60 @@ class Client:
         return code or None
 
     def get_storage(self, actor: Address, key: Any, block: BlockTag = "latest") -> Any:
-        """A storage value decoded from CBOR (None when absent). `key` is a str (encoded as
-        CBOR, like `self.storage["count"]`) or raw bytes. The node's state proof is returned
-        in `get_storage_proof`; this client does not verify it (the TS SDK does)."""
-        raw = self.get_storage_proof(actor, key, block)
-        return None if raw["value"] is None else decode_cbor(_unhex(raw["value"], "value"))
+        """A storage value decoded from CBOR (None when absent), proven (see `get_storage_at`).
+        `key` is a str (encoded as CBOR, like `self.storage["count"]`) or raw bytes."""
+        v = self.get_storage_at(actor, key, block)
+        return None if v.value is None else decode_cbor(v.value)
+
+    def get_storage_at(self, actor: Address, key: Any, block: BlockTag = "latest") -> ProvenValue:
+        """One actor storage cell, proven: its raw (CBOR) bytes, None when absent. The node's
+        state proof is verified against the state root of the block's header: a bad proof
+        raises StateProofError, an answer that disagrees with its proof or with the header
+        ProofMismatchError."""
+        k = key if isinstance(key, bytes) else encode_cbor(key)
+        state_key = actor_storage_key(_addr(actor), k)
+        raw = self.get_storage_proof(actor, k, block)
+        return self._verify_proven_read(raw, state_key, "cowboy_getStorageAt")
 
     def get_storage_proof(self, actor: Address, key: Any, block: BlockTag = "latest") -> dict:
+        """The node's raw `cowboy_getStorageAt` answer (value, proof, stateRoot, blockNumber),
+        not verified: `get_storage_at` verifies it."""
         k = key if isinstance(key, bytes) else encode_cbor(key)
         return self.request("cowboy_getStorageAt", [_hex(_addr(actor)), _hex(k), _tag(block)])
+
+    def get_proven_account(self, address: Address, block: BlockTag = "latest") -> Optional[ProvenAccount]:
+        """The account record (balance, nonce, code hash, metadata) of `address`, proven
+        against the block's state root like `get_storage_at`; None when the account does not
+        exist."""
+        raw = self.request("cowboy_getProof", [_hex(_addr(address)), _tag(block)])
+        proven = self._verify_proven_read(raw, account_key(_addr(address)), "cowboy_getProof")
+        if proven.value is None:
+            return None
+        try:
+            record = decode_account_record(proven.value)
+        except ValueError as e:
+            raise ProofMismatchError("cowboy_getProof.value", f"the proven account record is malformed: {e}") from None
+        return ProvenAccount(record.balance, record.nonce, record.code_hash, record.metadata, proven)
+
+    def _verify_proven_read(self, raw: Any, key: bytes, method: str) -> ProvenValue:
+        if not isinstance(raw, dict) or "proof" not in raw or "blockNumber" not in raw:
+            raise TransportError(f"unexpected RPC response: {method} has no proof")
+        if raw.get("key") is not None and _unhex(raw["key"], "key") != key:
+            raise ProofMismatchError(f"{method}.key", "the node proved a different state key")
+        number = _int(raw["blockNumber"], "blockNumber")
+        header = self.get_block(number)
+        if not isinstance(header, dict):
+            raise ProofMismatchError(f"{method}.blockNumber", f"block {number} is unknown")
+        root = _unhex(header.get("stateRoot"), "stateRoot")
+        if len(root) != 32:
+            raise TransportError("unexpected RPC response: a state root is 32 bytes")
+        if raw.get("stateRoot") is not None and _unhex(raw["stateRoot"], "stateRoot") != root:
+            raise ProofMismatchError(f"{method}.stateRoot", "differs from the block header's state root")
+        proven = verify_state_proof(root, key, _unhex(raw["proof"], "proof"))
+        claimed = None if raw.get("value") is None else _unhex(raw["value"], "value")
+        if claimed != proven:
+            raise ProofMismatchError(f"{method}.value", "the claimed value differs from the proven one")
+        return ProvenValue(key, proven, number, root)
 
     def get_logs(self, address: Union[Address, Sequence[Address]], topics: Sequence[Union[str, bytes]] = (),
                  from_block: Optional[BlockTag] = None, to_block: Optional[BlockTag] = None) -> list:

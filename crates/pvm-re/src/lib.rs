@@ -237,10 +237,13 @@ impl Regex {
                     let name_start = i + 1;
                     let Some(close) = repl[name_start..].iter().position(|&c| c == '>' as u32)
                     else {
-                        return Err(TemplateError::Re(ReError::new(
-                            "missing >, unterminated name",
-                            Some(name_start),
-                        )));
+                        // CPython: a template that ends right after `\g<` has no name at all.
+                        let msg = if name_start == repl.len() {
+                            "missing group name"
+                        } else {
+                            "missing >, unterminated name"
+                        };
+                        return Err(TemplateError::Re(ReError::new(msg, Some(name_start))));
                     };
                     let name: String = repl[name_start..name_start + close]
                         .iter()

@@ -1,7 +1,7 @@
 //! Every case of tests/data/cases.jsonl (recorded from CPython 3.11 by tests/gen/gen_cases.py)
 //! must give CPython's result.
 
-use pvm_re::{Anchor, Regex, TemplateError};
+use pvm_re::{Anchor, Regex, TemplateError, TemplatePiece};
 use serde_json::Value;
 
 fn cps(s: &str) -> Vec<u32> {
@@ -163,6 +163,30 @@ fn template_errors() {
     );
     assert!(
         matches!(r.parse_template(&cps(r"\q")), Err(TemplateError::Re(e)) if e.to_string() == r"bad escape \q at position 0")
+    );
+}
+
+/// `\g` references: messages and positions as CPython 3.11 reports them (checked with
+/// `re.sub("(?P<a>x)", repl, "x")`).
+#[test]
+fn template_group_reference_errors() {
+    let r = Regex::from_str(r"(?P<a>x)", 0).unwrap();
+    for (repl, want) in [
+        (r"\g<", "missing group name at position 3"),
+        (r"ab\g<", "missing group name at position 5"),
+        (r"\g<>", "missing group name at position 3"),
+        (r"\g<a", "missing >, unterminated name at position 3"),
+        (r"\g<a b", "missing >, unterminated name at position 3"),
+        (r"\g", "missing < at position 2"),
+    ] {
+        match r.parse_template(&cps(repl)) {
+            Err(TemplateError::Re(e)) => assert_eq!(e.to_string(), want, "template {repl:?}"),
+            other => panic!("template {repl:?}: expected an error, got {other:?}"),
+        }
+    }
+    assert_eq!(
+        r.parse_template(&cps(r"\g<a>")),
+        Ok(vec![TemplatePiece::Group(1)])
     );
 }
 

@@ -266,11 +266,12 @@ impl StateKey {
 /// `balance u128 LE | nonce u64 LE | code_hash (32; all zero = no code) | u32 LE len | metadata`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Account {
-    /// Balance in the smallest unit.
+    /// Balance in base units (1 CBY = 10^9). The field is 16 bytes wide; the state transition
+    /// keeps every balance within u64, the width of amounts in transactions (spec 01 §2.5).
     pub balance: u128,
     /// Next transaction nonce.
     pub nonce: u64,
-    /// blake3 hash of the actor code, all zero for a plain account.
+    /// keccak256 of the actor's canonical source (spec 01 §1.2), all zero for a plain account.
     pub code_hash: [u8; 32],
     /// Free-form metadata (at most 64 KiB).
     pub metadata: Vec<u8>,

@@ -1,6 +1,6 @@
 //! The compiled-code cache is invisible to consensus: one invocation sequence run with a cold
-//! cache before every invocation and again with a warm cache gives identical results, cycles,
-//! cells, effects, output and state roots. (One test in its own binary, so no other test
+//! cache before every invocation, with a warm cache, and with caching disabled gives identical
+//! results, cycles, cells, effects, output and state roots. (One test in its own binary, so no other test
 //! touches the process-wide cache while it runs.)
 
 use cowboy_cbor as cbor;
@@ -172,4 +172,13 @@ fn cold_and_warm_cache_give_identical_outcomes() {
     let (again, again_roots) = run("again", true);
     assert_eq!(cold, again);
     assert_eq!(cold_roots, again_roots);
+    // with caching disabled every compile is the compiler's own output (the behaviour before
+    // the cache existed): still identical
+    let cap = codecache::capacity();
+    codecache::set_capacity(0);
+    let (off, off_roots) = run("off", false);
+    codecache::set_capacity(cap);
+    assert_eq!(codecache::stats().entries, 0);
+    assert_eq!(cold, off);
+    assert_eq!(cold_roots, off_roots);
 }

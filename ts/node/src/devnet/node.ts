@@ -805,7 +805,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
       bytes: checked.bytes,
       tx,
     };
-    const accountNonce = this.chain.getAccount(tx.from)?.nonce ?? 0n;
+    const accountNonce = checked.senderNonce ?? this.chain.getAccount(tx.from)?.nonce ?? 0n;
     const added = this.mempool.add(pending, { accountNonce, basefee: this.nextBasefees() });
     this.hub.publish("pendingTransactions", pending.hash);
     for (const e of added.evicted) this.deps.logger?.debug({ tx: e.hash }, "evicted from the mempool");

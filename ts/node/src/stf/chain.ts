@@ -475,10 +475,10 @@ export class Chain implements ChainApi {
         parentSeed: new Uint8Array(0),
       });
     }
-    const { intrinsic } = c.checker.checkTx(d.tx, opts?.futureNonce === true);
+    const { intrinsic, sender } = c.checker.checkTx(d.tx, opts?.futureNonce === true);
     // buildBlock may take this exact transaction object without decoding or verifying it again
     this.admitted.set(d.tx, d);
-    return { tx: d.tx, bytes, hash: d.hash, lane: laneOf(d.tx), intrinsic };
+    return { tx: d.tx, bytes, hash: d.hash, lane: laneOf(d.tx), intrinsic, senderNonce: sender.nonce };
   }
 
   // ----- blocks -----

@@ -191,6 +191,8 @@ export interface CheckedTx {
   hash: Uint8Array;
   lane: Lane;
   intrinsic: { cycles: bigint; cells: bigint };
+  /** the sender's account nonce in the head state the check ran against (set by `Chain.checkTx`) */
+  senderNonce?: bigint;
 }
 
 /** The API the devnet drives. */

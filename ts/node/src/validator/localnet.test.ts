@@ -148,6 +148,16 @@ describe("localnet: four validator processes run one chain", () => {
       );
       expect(bal).toBe(before + 12_345n);
     }
+    // the faucet of validator 1 pays; validator 2 serves the new balance once final
+    const fresh = `0x${"c0ffee".padEnd(40, "7")}`;
+    const paid = (await rpc(urls[1] as string, "cowboy_faucet", [fresh, "0x3e8"])) as string;
+    expect(paid).toMatch(/^0x[0-9a-f]{64}$/);
+    await waitFor(
+      "the faucet transfer on validator 2",
+      async () => BigInt((await rpc(urls[2] as string, "cowboy_getBalance", [fresh])) as string) === 1_000n,
+    );
+    const accounts = (await rpc(urls[3] as string, "cowboy_devAccounts", [])) as Array<{ address: string }>;
+    expect(accounts[0]?.address).toBe(toHex(alice.address));
     // and a later common height agrees too
     const common = Math.min(...(await Promise.all(urls.map((_, i) => height(i)))));
     const later = await Promise.all(urls.map((_, i) => block(i, common)));

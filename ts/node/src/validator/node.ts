@@ -21,6 +21,7 @@ import {
   type CallRequest,
   type ChainBackend,
   chainModules,
+  type DevBackend,
   type EventQuery,
   type EventView,
   eventPredicate,
@@ -44,11 +45,15 @@ import {
   actorAddress as deriveActorAddress,
   encodeBlock,
   encodeReceipt,
+  encodeTransaction,
+  signTransaction,
   type Transaction,
   toHex,
   zeroSignature,
 } from "@cowboy/sdk";
+import { type DevKeys, deriveDevKeys } from "../devnet/accounts.ts";
 import type { Logger } from "../devnet/logger.ts";
+import { FAUCET_DEFAULT, FAUCET_MAX } from "../devnet/node.ts";
 import { type BlockRecord, Ledger } from "../ledger/index.ts";
 import { Mempool, type PoolTx } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
@@ -109,7 +114,7 @@ export class ValidatorError extends Error {
   }
 }
 
-export class ValidatorNode implements ChainBackend {
+export class ValidatorNode implements ChainBackend, DevBackend {
   readonly chainId: bigint;
   readonly config: ValidatorNodeConfig;
   readonly app: ChainApplication;
@@ -124,12 +129,18 @@ export class ValidatorNode implements ChainBackend {
   private stopped = false;
   /** transactions finalized by this node since start */
   committedTxs = 0;
+  readonly faucetMax = FAUCET_MAX;
+  readonly faucetDefault = FAUCET_DEFAULT;
+  /** the development accounts and the faucet of the genesis (the devnet's mnemonic) */
+  private readonly devKeys: DevKeys;
 
   private constructor(config: ValidatorNodeConfig, ledger: Ledger) {
     this.config = config;
     this.chainId = config.genesis.chainId;
     this.ledger = ledger;
     this.log = config.logger ?? null;
+    // genesis = the dev accounts, then the faucet (as the localnet writes it)
+    this.devKeys = deriveDevKeys(Math.max(0, config.genesis.accounts.length - 1));
     const ledgerHead = ledger.head();
     this.app = new ChainApplication(
       {
@@ -305,7 +316,10 @@ export class ValidatorNode implements ChainBackend {
       deliver: () => {},
     });
     const dispatcher = new RpcDispatcher(
-      [...chainModules(this, { cyclesTarget: CYCLES_TARGET, cellsTarget: CELLS_TARGET }, null), this.hub],
+      [
+        ...chainModules(this, { cyclesTarget: CYCLES_TARGET, cellsTarget: CELLS_TARGET }, { backend: this }),
+        this.hub,
+      ],
       { domainErrorCode, logger: log },
     );
     this.server = new RpcServer(
@@ -630,5 +644,48 @@ export class ValidatorNode implements ChainBackend {
       });
     }
     return out;
+  }
+
+  // ----- DevBackend -----
+
+  async faucet(address: Uint8Array, amount: bigint): Promise<Uint8Array> {
+    const faucet = this.devKeys.faucet;
+    const chain = this.app.chain;
+    const fees = chain.nextBasefees();
+    const tx = signTransaction(
+      {
+        chainId: this.chainId,
+        nonce: this.mempool.pendingNonce(
+          toHex(faucet.address),
+          chain.getAccount(faucet.address)?.nonce ?? 0n,
+        ),
+        instruction: { kind: "transfer", to: address, amount },
+        cyclesLimit: 21_000n,
+        cellsLimit: 1_000n,
+        maxFeePerCycle: 2n * fees.cycle,
+        maxFeePerCell: 2n * fees.cell,
+        maxPriorityFeePerCycle: 0n,
+        maxPriorityFeePerCell: 0n,
+        from: faucet.address,
+        accessList: null,
+        metadata: new Uint8Array(0),
+        originTxHash: null,
+        originRemainingCycles: null,
+        originRemainingCells: null,
+        signature: zeroSignature(),
+        additionalSigners: [],
+      },
+      faucet.secretKey,
+    );
+    return this.admit(encodeTransaction(tx), true);
+  }
+
+  devAccounts(): Array<{ address: Uint8Array; balance: bigint }> {
+    const chain = this.app.chain;
+    const height = this.head().height;
+    return this.devKeys.accounts.map((k) => ({
+      address: k.address,
+      balance: chain.getAccount(k.address, height)?.balance ?? 0n,
+    }));
   }
 }
