@@ -17,9 +17,7 @@ export function registerLocalnet(program: Command): void {
     .argument("[options...]", "localnet options, see `cowboy localnet --help`")
     .action(async (options: string[]) => {
       // Loaded on use: the node's dependencies are only needed by this command.
-      const { runLocalnet } = (await import(
-        new URL("../../../node/src/localnet.ts", import.meta.url).href
-      )) as typeof import("../../../node/src/localnet.ts");
+      const { runLocalnet } = await import("@cowboy/node/localnet");
       const code = await runLocalnet(options, {
         out: (s) => process.stdout.write(s),
         err: (s) => process.stderr.write(s),
