@@ -2,7 +2,8 @@
 //! body, handler, storage write into the Db's pending overlay, checkpoint/release) called from
 //! Rust. Prints one JSON object: `{"calls_per_s": [run, ...], "cycles": n, "cells": n}`.
 //!
-//! `cargo run --release -p cowboy-runtime --example actor_bench [runs] [ms_per_run]`
+//! `cargo run --release -p cowboy-runtime --example actor_bench [runs] [ms_per_run] [nocache]`
+//! (`nocache` disables the compiled-code cache, to measure what it saves).
 
 use cowboy_qmdb::{Config, Db};
 use cowboy_runtime::{ExecContext, ExecKind, ExecRequest, execute};
@@ -24,6 +25,9 @@ fn main() {
     let mut a = std::env::args().skip(1);
     let runs: usize = a.next().and_then(|s| s.parse().ok()).unwrap_or(5);
     let ms: u64 = a.next().and_then(|s| s.parse().ok()).unwrap_or(500);
+    if a.next().as_deref() == Some("nocache") {
+        pvm_core::codecache::set_capacity(0);
+    }
     let dir = std::env::temp_dir().join(format!("cowboy-actor-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut db = Db::open(&dir, Config::default()).expect("open the bench store");

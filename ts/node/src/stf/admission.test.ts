@@ -6,10 +6,12 @@
 import { blockHash, decodeTransaction } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import { addrA, addrB, addrC, CHAIN_ID, keyA, keyB, PROPOSER, transfer } from "../../test/stf-helpers.ts";
+import { encodeParamRecord, GOV_KEYS, readParams } from "../genesis/genesis.ts";
 import { UNITS_PER_CBY } from "../params.ts";
 import { Chain, sdkVerifyBatch } from "./chain.ts";
 import type { StfError } from "./errors.ts";
 import { MemoryState } from "./memory-state.ts";
+import { governanceKey } from "./state-keys.ts";
 
 const CBY = UNITS_PER_CBY;
 const genesis = {
@@ -143,5 +145,26 @@ describe("per-head caches", () => {
     // the admission check sees the new state: A's nonce is 3 now
     expect(code(() => chain.checkTx(transfer(keyA, addrC, 1n, { nonce: 2n })))).toBe("ERR_TX_NONCE");
     expect(chain.checkTx(transfer(keyA, addrC, 1n, { nonce: 3n })).senderNonce).toBe(3n);
+  });
+});
+
+describe("governance parameters", () => {
+  it("are read again for every head: a changed record takes effect, unchanged ones are reused", () => {
+    const state = new MemoryState();
+    const chain = Chain.create({ state, genesis, verifyBatch: sdkVerifyBatch });
+    const p0 = chain.params();
+    chain.buildBlock([], { timestampMs: genesis.timestampMs + 1n, proposer: PROPOSER });
+    // same records in the new head's state: the decoded parameters are reused
+    expect(chain.params()).toBe(p0);
+    // a governance write committed with the next block changes them from that head on
+    const budgets = { ...p0.laneBudget, user: p0.laneBudget.user - 1_000n };
+    state.put(governanceKey(GOV_KEYS.laneBudgets), encodeParamRecord(budgets));
+    expect(chain.params()).toBe(p0); // not yet: the head has not moved
+    chain.buildBlock([], { timestampMs: genesis.timestampMs + 2n, proposer: PROPOSER });
+    const p2 = chain.params();
+    expect(p2).not.toBe(p0);
+    expect(p2.laneBudget).toEqual(budgets);
+    expect(p2).toEqual(readParams(state));
+    expect(chain.txLaneBudgets().user).toBe(budgets.user);
   });
 });

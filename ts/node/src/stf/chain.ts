@@ -26,6 +26,7 @@ import {
   MAX_TX_SIZE,
   MIN_BASEFEE,
 } from "../params.ts";
+import type { KvStore } from "../state/kv.ts";
 import { type QueuedTimer, TimerQueue } from "../timers/queue.ts";
 import { StfError } from "./errors.ts";
 import { BlockExecutor, intrinsicCost } from "./exec.ts";
@@ -338,12 +339,51 @@ export class Chain implements ChainApi {
 
   private headCache: HeadCache | null = null;
 
-  /** Governance parameters in force for the next block (read from state once per head). */
+  /**
+   * Governance parameters in force for the next block, read from the state once per head.
+   * Decoding them is the costly part, so the raw records the last decoding read are kept: when
+   * the state still holds exactly those bytes the previous result is reused.
+   */
   params(): ChainParams {
     const c = this.perHead();
-    if (c.params === null) c.params = readParams(this.state);
+    if (c.params === null) {
+      const memo = this.paramsMemo;
+      if (memo !== null && this.stillHolds(memo.reads)) {
+        c.params = memo.params;
+      } else {
+        const reads: [Uint8Array, Uint8Array | undefined][] = [];
+        const state = this.state;
+        const recording: KvStore = {
+          get: (key) => {
+            const value = state.get(key);
+            reads.push([Uint8Array.from(key), value === undefined ? undefined : Uint8Array.from(value)]);
+            return value;
+          },
+          put: () => {
+            throw new Error("readParams must not write");
+          },
+          delete: () => {
+            throw new Error("readParams must not write");
+          },
+        };
+        const params = readParams(recording);
+        this.paramsMemo = { reads, params };
+        c.params = params;
+      }
+    }
     return c.params;
   }
+
+  /** True if the state holds exactly `reads` (absent where `undefined`). */
+  private stillHolds(reads: readonly [Uint8Array, Uint8Array | undefined][]): boolean {
+    return reads.every(([key, value]) => {
+      const now = this.state.get(key);
+      return now === undefined ? value === undefined : value !== undefined && bytesEqual(now, value);
+    });
+  }
+
+  /** the records the last `readParams` read and what it made of them (see `params`) */
+  private paramsMemo: { reads: [Uint8Array, Uint8Array | undefined][]; params: ChainParams } | null = null;
 
   /** Basefees of the next block (§6.3), from the head and the parameters; once per head. */
   nextBasefees(): { cycle: bigint; cell: bigint } {
