@@ -10,7 +10,8 @@ import { parseArgs } from "node:util";
  * When blocks are produced:
  * - `interval`: one block every `ms` milliseconds, empty or not (default 1000);
  * - `instant`: back to back, as fast as the machine allows (`--block-time 0`);
- * - `on-demand`: only when transactions are waiting, right away (`--block-time auto`).
+ * - `on-demand`: only when transactions are waiting (`--block-time auto`): right away on an idle
+ *   node; under load 2 ms after the previous block, so the next one gathers what came meanwhile.
  */
 export type BlockTime = { kind: "interval"; ms: number } | { kind: "instant" } | { kind: "on-demand" };
 

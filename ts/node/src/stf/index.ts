@@ -3,11 +3,11 @@
  *
  * ```ts
  * const chain = Chain.create({ state, genesis, executor });        // genesis committed on an empty state
- * chain.checkTx(bytes);                                            // §2.2 admission (throws StfError)
+ * const checked = chain.checkTx(bytes, { futureNonce: true });    // §2.2 admission (throws StfError)
  * const picks = mempool.select({ basefee: chain.nextBasefees(),
  *   accountNonce, laneBudget: chain.txLaneBudgets() });
  * const { block, receipts, skipped } = chain.buildBlock(
- *   LANES.flatMap((l) => picks[l].map((t) => t.bytes)),
+ *   LANES.flatMap((l) => picks[l].map((t) => ({ tx: t.tx, bytes: t.bytes }))), // or just the bytes
  *   { timestampMs, proposer, parentSeed });                        // executes, commits, moves the head
  * chain.applyBlock(blockFromPeer);                                 // re-executes and checks every root
  * chain.getAccount(addr); chain.getActorStorage(actor, key); chain.simulateCall({...});
@@ -20,6 +20,10 @@
  * - Receipts are in receipts-root order: transactions in block order, then timer fires
  *   (`kind: "timer"`, `txHash` = the fire's invocation id).
  * - Block rewards (§8.2) and tips go to `proposer`; basefees are burned.
+ * - `buildBlock` candidates that are `checkTx` results of the same chain (`{ tx, bytes }`, the
+ *   same objects) are not decoded or signature-checked again; other candidates are bytes.
+ * - Head hash, basefees, governance parameters and the admission executor are computed once per
+ *   head (keyed on the head header object); parameters are re-read from the state at every head.
  */
 export * from "./chain.ts";
 export * from "./errors.ts";
