@@ -104,11 +104,16 @@ async function chainHashes(url: string, height: bigint): Promise<string[]> {
         params: [`0x${h.toString(16)}`],
       });
     }
-    const answers = (await post(url, JSON.stringify(batch))).json as Array<{
-      id: number;
-      result: (typeof blocks)[number];
-    }>;
-    for (const a of answers) blocks[a.id] = a.result;
+    // A long chain read in batches can exceed the node's per-client rate limit (HTTP 429,
+    // an error object instead of an array): wait for the bucket to refill and ask again.
+    let answers: unknown;
+    for (let attempt = 0; ; attempt++) {
+      answers = (await post(url, JSON.stringify(batch))).json;
+      if (Array.isArray(answers) || attempt >= 20) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(Array.isArray(answers), `batch from ${from}: ${JSON.stringify(answers)}`).toBe(true);
+    for (const a of answers as Array<{ id: number; result: (typeof blocks)[number] }>) blocks[a.id] = a.result;
   }
   let parent = toHex(new Uint8Array(32));
   blocks.forEach((b, h) => {
