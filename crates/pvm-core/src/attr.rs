@@ -863,11 +863,11 @@ impl Vm {
                     .as_ref()
                     .map(|d| Value::str(&**d))
                     .unwrap_or_default()),
-                "__kwdefaults__" => Ok(if f.kwdefaults.is_empty() {
+                "__kwdefaults__" => Ok(if f.kwdefaults.borrow().is_empty() {
                     Value::None
                 } else {
                     let mut d = crate::dict::Dict::new();
-                    for (k, v) in &f.kwdefaults {
+                    for (k, v) in f.kwdefaults.borrow().iter() {
                         d.set_str(Rc::new(PyStr::new(&**k)), v.clone());
                     }
                     Value::dict(d)
@@ -877,10 +877,10 @@ impl Vm {
                 } else {
                     Value::tuple(f.closure.iter().map(|c| Value::Cell(c.clone())).collect())
                 }),
-                "__defaults__" => Ok(if f.defaults.is_empty() {
+                "__defaults__" => Ok(if f.defaults.borrow().is_empty() {
                     Value::None
                 } else {
-                    Value::tuple(f.defaults.clone())
+                    Value::tuple(f.defaults.borrow().clone())
                 }),
                 "__dict__" => Ok(Value::dict(f.dict.borrow().clone().unwrap_or_default())),
                 _ => match f
@@ -1113,6 +1113,40 @@ impl Vm {
                     && let Value::Str(s) = &v
                 {
                     *f.name.borrow_mut() = Rc::from(&*s.s);
+                    return Ok(());
+                }
+                if name == "__defaults__" {
+                    let new = match &v {
+                        Value::None => Vec::new(),
+                        Value::Tuple(t) => t.v.to_vec(),
+                        _ => {
+                            return Err(self.type_err("__defaults__ must be set to a tuple object"));
+                        }
+                    };
+                    let old = f.defaults.replace(new);
+                    drop(old);
+                    return Ok(());
+                }
+                if name == "__kwdefaults__" {
+                    let new = match &v {
+                        Value::None => Vec::new(),
+                        Value::Dict(d) => {
+                            d.d.borrow()
+                                .iter()
+                                .filter_map(|e| match &e.key {
+                                    Value::Str(k) => Some((Rc::from(&*k.s), e.value.clone())),
+                                    _ => None,
+                                })
+                                .collect()
+                        }
+                        _ => {
+                            return Err(
+                                self.type_err("__kwdefaults__ must be set to a dict object")
+                            );
+                        }
+                    };
+                    let old = f.kwdefaults.replace(new);
+                    drop(old);
                     return Ok(());
                 }
                 let mut d = f.dict.borrow_mut();

@@ -154,6 +154,11 @@ pub fn release_all() {
                         drop(c);
                         let d = f.dict.borrow_mut().take();
                         drop(d);
+                        // assigned `__defaults__` / `__kwdefaults__` can close a cycle
+                        let dv = std::mem::take(&mut *f.defaults.borrow_mut());
+                        drop(dv);
+                        let kv = std::mem::take(&mut *f.kwdefaults.borrow_mut());
+                        drop(kv);
                     }
                 }
                 Tracked::Cell(w) => {

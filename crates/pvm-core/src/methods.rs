@@ -462,28 +462,8 @@ pub fn call_method(
                     }
                 }
                 "close" => {
-                    if g.frame.borrow().as_ref().is_none_or(|f| f.ip == 0) {
-                        *g.frame.borrow_mut() = None;
-                        g.finished.set(true);
-                        return Ok(Value::None);
-                    }
-                    let e = vm.exc("GeneratorExit", "");
-                    let Flow::Exc(e) = e else {
-                        return Ok(Value::None);
-                    };
-                    match vm.gen_resume(&g, Value::None, Some(e)) {
-                        Ok(GenStep::Yielded(_)) => {
-                            Err(vm.exc("RuntimeError", "generator ignored GeneratorExit"))
-                        }
-                        Ok(GenStep::Returned(_)) => Ok(Value::None),
-                        Err(Flow::Exc(x))
-                            if vm.isinstance_name(&x, "GeneratorExit")
-                                || vm.isinstance_name(&x, "StopIteration") =>
-                        {
-                            Ok(Value::None)
-                        }
-                        Err(e) => Err(e),
-                    }
+                    vm.gen_close(&g)?;
+                    Ok(Value::None)
                 }
                 _ => Err(no_method(vm, recv, name)),
             }

@@ -233,10 +233,11 @@ pub struct Function {
     pub code: Rc<Code>,
     /// Module globals.
     pub globals: Rc<Module>,
-    /// Positional defaults (aligned to the last positional params).
-    pub defaults: Vec<Value>,
-    /// Keyword-only defaults.
-    pub kwdefaults: Vec<(Rc<str>, Value)>,
+    /// Positional defaults (aligned to the last positional params); replaced wholesale by
+    /// assigning `__defaults__`.
+    pub defaults: RefCell<Vec<Value>>,
+    /// Keyword-only defaults; replaced wholesale by assigning `__kwdefaults__`.
+    pub kwdefaults: RefCell<Vec<(Rc<str>, Value)>>,
     /// Closure cells (free variables).
     pub closure: Vec<Rc<PyCell>>,
     /// Class in whose body this function was defined (for zero-arg `super()`).
@@ -415,6 +416,27 @@ pub struct Generator {
     pub finished: Cell<bool>,
     /// Name.
     pub name: Rc<str>,
+    /// Where the suspended frame goes when the last reference is dropped, so that the VM
+    /// that created the generator closes it (CPython runs `close()` on deallocation). Empty
+    /// for generators that must never be finalized again.
+    pub finalize: std::rc::Weak<crate::vm::FinalizeQueue>,
+}
+
+impl Drop for Generator {
+    /// Hand a suspended frame with live handler blocks (`try`/`with`) to the creating VM's
+    /// [`crate::vm::FinalizeQueue`]; frames without handlers are dropped here, as closing
+    /// them could not run any code.
+    fn drop(&mut self) {
+        let Some(frame) = self.frame.get_mut().take() else {
+            return;
+        };
+        if frame.ip == 0 || frame.blocks.is_empty() {
+            return;
+        }
+        if let Some(q) = self.finalize.upgrade() {
+            q.push(frame, self.name.clone());
+        }
+    }
 }
 
 /// Built-in iterator state.

@@ -84,6 +84,33 @@ pub enum GenStep {
     Returned(Value),
 }
 
+/// Suspended generator frames whose generator object lost its last reference and that still
+/// have handler blocks to run. Dropping happens where no VM is at hand, so the frames wait
+/// here; the VM closes them (throws `GeneratorExit`) before its next instruction, which is
+/// the point CPython's reference counting would have run the generator's `finally`/`with`
+/// code. Order is the order of the drops, so finalization is deterministic.
+#[derive(Debug, Default)]
+pub struct FinalizeQueue {
+    pending: Cell<bool>,
+    frames: RefCell<std::collections::VecDeque<(Box<Frame>, Rc<str>)>>,
+}
+
+impl FinalizeQueue {
+    /// Queue a suspended generator frame (with its generator's name) for closing.
+    pub fn push(&self, frame: Box<Frame>, name: Rc<str>) {
+        self.frames.borrow_mut().push_back((frame, name));
+        self.pending.set(true);
+    }
+
+    /// Take the oldest queued frame.
+    fn pop_front(&self) -> Option<(Box<Frame>, Rc<str>)> {
+        let mut q = self.frames.borrow_mut();
+        let item = q.pop_front();
+        self.pending.set(!q.is_empty());
+        item
+    }
+}
+
 /// Limits and accounting for one invocation.
 #[derive(Debug)]
 pub struct Meter {
@@ -120,6 +147,8 @@ pub struct Vm {
     pub(crate) stdlib: crate::modules::State,
     /// Actor execution state (host, effects, storage accounting); None outside an actor call.
     pub(crate) actor: Option<Box<crate::host::ActorState>>,
+    /// Dropped suspended generators waiting to be closed (see [`FinalizeQueue`]).
+    pub(crate) finalize: Rc<FinalizeQueue>,
 }
 
 impl std::fmt::Debug for Vm {
@@ -166,6 +195,7 @@ impl Vm {
             view_classes: [None, None, None],
             stdlib: Default::default(),
             actor: None,
+            finalize: Rc::new(FinalizeQueue::default()),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -402,7 +432,7 @@ impl Vm {
             slot += 1;
         } else if !extra.is_empty() {
             let given = npos + extra.len();
-            let ndef = func.defaults.len().min(argc);
+            let ndef = func.defaults.borrow().len().min(argc);
             let takes = if ndef > 0 {
                 format!("from {} to {}", argc - ndef, argc)
             } else {
@@ -452,17 +482,19 @@ impl Vm {
             locals[slot] = Some(Value::dict(d));
         }
         // defaults
-        let ndef = func.defaults.len();
+        let defaults = func.defaults.borrow();
+        let ndef = defaults.len();
         let mut missing = Vec::new();
         for (i, slot) in locals.iter_mut().enumerate().take(argc) {
             if slot.is_none() {
                 if i + ndef >= argc {
-                    *slot = Some(func.defaults[i + ndef - argc].clone());
+                    *slot = Some(defaults[i + ndef - argc].clone());
                 } else {
                     missing.push(code.varnames[i].clone());
                 }
             }
         }
+        drop(defaults);
         if !missing.is_empty() {
             let names: Vec<String> = missing.iter().map(|n| format!("'{n}'")).collect();
             let list = match names.len() {
@@ -486,7 +518,7 @@ impl Vm {
         for (i, slot) in locals.iter_mut().enumerate().take(argc + kwonly).skip(argc) {
             if slot.is_none() {
                 let n = &code.varnames[i];
-                match func.kwdefaults.iter().find(|(k, _)| k == n) {
+                match func.kwdefaults.borrow().iter().find(|(k, _)| k == n) {
                     Some((_, v)) => *slot = Some(v.clone()),
                     None => kmissing.push(format!("'{n}'")),
                 }
@@ -591,9 +623,60 @@ impl Vm {
             running: Cell::new(false),
             finished: Cell::new(false),
             name,
+            finalize: Rc::downgrade(&self.finalize),
         });
         heap::register(Tracked::Generator(Rc::downgrade(&g)));
         Value::Generator(g)
+    }
+
+    /// `generator.close()`: throw `GeneratorExit` into a suspended generator; a generator
+    /// that yields again fails with RuntimeError.
+    pub fn gen_close(&mut self, g: &Rc<Generator>) -> PyResult<()> {
+        if g.frame.borrow().as_ref().is_none_or(|f| f.ip == 0) {
+            let old = g.frame.borrow_mut().take();
+            drop(old);
+            g.finished.set(true);
+            return Ok(());
+        }
+        let Flow::Exc(e) = self.exc("GeneratorExit", "") else {
+            return Ok(());
+        };
+        match self.gen_resume(g, Value::None, Some(e)) {
+            Ok(GenStep::Yielded(_)) => {
+                Err(self.exc("RuntimeError", "generator ignored GeneratorExit"))
+            }
+            Ok(GenStep::Returned(_)) => Ok(()),
+            Err(Flow::Exc(x))
+                if self.isinstance_name(&x, "GeneratorExit")
+                    || self.isinstance_name(&x, "StopIteration") =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Close every queued dropped generator (see [`FinalizeQueue`]). As in CPython, an
+    /// exception escaping a finalizer is not raised into the running code (CPython reports it
+    /// on stderr, which the PVM does not have); aborts (cycles, memory) still propagate.
+    #[cold]
+    #[inline(never)]
+    fn run_finalizers(&mut self) -> PyResult<()> {
+        while let Some((frame, name)) = self.finalize.pop_front() {
+            let g = Rc::new(Generator {
+                frame: RefCell::new(Some(frame)),
+                running: Cell::new(false),
+                finished: Cell::new(false),
+                name,
+                // finalized once only, like CPython's tp_finalize
+                finalize: std::rc::Weak::new(),
+            });
+            match self.gen_close(&g) {
+                Ok(()) | Err(Flow::Exc(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     /// Resume a generator, sending `sent` (or throwing `throw`).
@@ -881,6 +964,9 @@ impl Vm {
 
     fn run_inner(&mut self, base: usize) -> PyResult<RunExit> {
         loop {
+            if self.finalize.pending.get() {
+                self.run_finalizers()?;
+            }
             let (instr, _) = {
                 let f = self.fr();
                 let i = f.code.instrs[f.ip];
@@ -1925,8 +2011,8 @@ impl Vm {
                     let func = Rc::new(Function {
                         code,
                         globals,
-                        defaults,
-                        kwdefaults,
+                        defaults: RefCell::new(defaults),
+                        kwdefaults: RefCell::new(kwdefaults),
                         closure,
                         class: RefCell::new(None),
                         dict: RefCell::new(None),
