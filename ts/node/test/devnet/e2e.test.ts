@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { actorAddress, encodeCbor, fromHex, toHex, utf8 } from "@cowboy/sdk";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "../../src/devnet/accounts.ts";
 import { DEVNET_CHAIN_ID } from "../../src/devnet/config.ts";
 import { type Client, COUNTER, client, post, signedTx, topicOf, waitFor, waitReceipt } from "./helpers.ts";
@@ -21,6 +21,21 @@ const COWBOYD = join(import.meta.dirname, "../../src/cowboyd.ts");
 const dir = mkdtempSync(join(tmpdir(), "cowboy-devnet-e2e-"));
 const keys = deriveDevKeys(4);
 const children = new Set<ChildProcess>();
+
+/** A test that fails half-way leaves its node running: kill it so the next test can open the directory. */
+afterEach(async () => {
+  await Promise.all(
+    [...children].map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once("exit", () => resolve());
+          c.kill("SIGKILL");
+        }),
+    ),
+  );
+  children.clear();
+});
 
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
@@ -113,7 +128,8 @@ async function chainHashes(url: string, height: bigint): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(Array.isArray(answers), `batch from ${from}: ${JSON.stringify(answers)}`).toBe(true);
-    for (const a of answers as Array<{ id: number; result: (typeof blocks)[number] }>) blocks[a.id] = a.result;
+    for (const a of answers as Array<{ id: number; result: (typeof blocks)[number] }>)
+      blocks[a.id] = a.result;
   }
   let parent = toHex(new Uint8Array(32));
   blocks.forEach((b, h) => {
