@@ -22,59 +22,28 @@
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { chainModules, RpcDispatcher, RpcServer, type TimerView } from "@cowboy/rpc";
 import {
-  type AccountView,
-  type BlockView,
-  type CallOutcome,
-  type CallRequest,
-  type ChainBackend,
-  chainModules,
-  type DevBackend,
-  type EventQuery,
-  type EventView,
-  eventPredicate,
-  eventViewJson,
-  type FeeEstimate,
-  headJson,
-  type ProvenRead,
-  type ReceiptView,
-  RpcDispatcher,
-  RpcErrorCode,
-  RpcServer,
-  SubscriptionHub,
-  type TimerView,
-  type TxView,
-} from "@cowboy/rpc";
-import {
-  type Block,
   type BlockHeader,
   blockHash,
   bytesEqual,
   decodeBlock,
-  decodeReceipt,
-  actorAddress as deriveActorAddress,
-  encodeBlock,
-  encodeReceipt,
   encodeTransaction,
   signTransaction,
-  type Transaction,
   toHex,
-  zeroSignature,
 } from "@cowboy/sdk";
-import { type BlockRecord, Ledger } from "../ledger/index.ts";
-import { Mempool, MempoolError, type PoolTx } from "../mempool/index.ts";
+import { Ledger } from "../ledger/index.ts";
+import { Mempool, MempoolError } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
-import type { Chain } from "../stf/index.ts";
 import {
-  accountKey,
-  encodeAccount,
-  PROTOCOL_ADDRESS,
-  storageKey,
-  systemKey,
-  TABLE,
-  VM_NS_PVM,
-} from "../stf/state-keys.ts";
-import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
+  type BackendErrors,
+  domainErrorCode,
+  NodeChainBackend,
+  type PendingTx,
+} from "../service/chain-backend.ts";
+import type { Chain } from "../stf/index.ts";
+import { PROTOCOL_ADDRESS, systemKey, TABLE } from "../stf/state-keys.ts";
+import type { CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { DEV_ACCOUNT_BALANCE, type DevKeys, deriveDevKeys, FAUCET_BALANCE } from "./accounts.ts";
 import type { BlockTime, DevnetConfig } from "./config.ts";
 import { readGenesisFile, writeGenesisFile } from "./genesis-file.ts";
@@ -111,17 +80,11 @@ export interface DevnetDeps {
   now?: () => number;
 }
 
-/** A transaction in the mempool: the pool's view plus what building a block needs. */
 /**
  * On demand, how long block production waits after a block when transactions arrived while
  * it was produced (see `DevnetNode.requestBlock`); an idle chain does not wait.
  */
 export const ON_DEMAND_GATHER_MS = 2;
-
-interface PendingTx extends PoolTx {
-  readonly bytes: Uint8Array;
-  readonly tx: Transaction;
-}
 
 export class DevnetError extends Error {
   readonly code: string;
@@ -134,42 +97,33 @@ export class DevnetError extends Error {
   }
 }
 
-/** The faucet's default and largest payout: 100 CBY and 10,000 CBY. */
-export const FAUCET_DEFAULT = 100_000_000_000n;
-export const FAUCET_MAX = 10_000_000_000_000n;
-
-const ZERO_ADDRESS = new Uint8Array(20);
+export { FAUCET_DEFAULT, FAUCET_MAX } from "../service/chain-backend.ts";
 
 function laneOrder(picked: Record<(typeof LANES)[number], PendingTx[]>): PendingTx[] {
   return LANES.flatMap((lane) => picked[lane]);
 }
 
-/** Transaction rejection codes answered as -32003 (transaction rejected). */
-function domainErrorCode(code: string): number {
-  return code.startsWith("ERR_MEMPOOL_") || code.startsWith("ERR_TX_")
-    ? RpcErrorCode.TRANSACTION_REJECTED
-    : RpcErrorCode.SERVER_ERROR;
-}
+/** The devnet's answers to the RPC reads {@link NodeChainBackend} serves. */
+const DEVNET_ERRORS: BackendErrors = {
+  emptyLedger: () => new DevnetError("ERR_DEVNET_STATE", "the ledger is empty"),
+  noProof: (height) =>
+    new DevnetError("ERR_DEVNET_NO_PROOF", `the state store keeps no proof for block ${height}`),
+  unknownBlock: (height) => new DevnetError("ERR_DEVNET_UNKNOWN_BLOCK", `block ${height} is not recorded`),
+  callHeight: () =>
+    new DevnetError("ERR_DEVNET_UNSUPPORTED", "calls are simulated against the latest block only"),
+};
 
-export class DevnetNode implements ChainBackend, DevBackend {
+export class DevnetNode extends NodeChainBackend {
   readonly config: DevnetConfig;
   readonly keys: DevKeys;
-  readonly chainId: bigint;
-  readonly faucetMax = FAUCET_MAX;
-  readonly faucetDefault = FAUCET_DEFAULT;
   private readonly deps: Required<Pick<DevnetDeps, "openState" | "now">> & {
     logger: Logger | null;
     metrics: DevnetMetrics | null;
   };
-  private readonly ledger: Ledger;
   private readonly state: StateHandle;
   private readonly chainApi: Chain;
-  private readonly mempool: Mempool<PendingTx>;
-  readonly hub: SubscriptionHub;
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
-  /** decoded blocks by height, newest few */
-  private readonly blockCache = new Map<bigint, BlockView>();
   private timer: NodeJS.Timeout | null = null;
   private producing: Promise<void> | null = null;
   /** on-demand mode: a block is queued (microtask) or gathering (timer), not yet started */
@@ -198,15 +152,18 @@ export class DevnetNode implements ChainBackend, DevBackend {
     chain: Chain,
     deps: DevnetNode["deps"],
   ) {
+    super({
+      chainId: genesis.chainId,
+      ledger,
+      mempool: new Mempool<PendingTx>({}, { metrics: deps.metrics?.mempool() ?? null }),
+      devKeys: keys,
+      errors: DEVNET_ERRORS,
+    });
     this.config = config;
     this.keys = keys;
-    this.chainId = genesis.chainId;
-    this.ledger = ledger;
     this.state = state;
     this.chainApi = chain;
     this.deps = deps;
-    this.mempool = new Mempool<PendingTx>({}, { metrics: deps.metrics?.mempool() ?? null });
-    this.hub = new SubscriptionHub({ eventFilter: eventPredicate });
     const scan = state.scanKeys?.bind(state);
     if (scan !== undefined) this.timers = (actor) => this.timersOf(actor, scan);
   }
@@ -312,7 +269,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
     return node;
   }
 
-  private get chain(): Chain {
+  protected get chain(): Chain {
     return this.chainApi;
   }
 
@@ -401,20 +358,6 @@ export class DevnetNode implements ChainBackend, DevBackend {
         "re-executed ledger blocks into the state",
       );
     }
-  }
-
-  private record(block: Block, hash: Uint8Array, receipts: BlockResult["receipts"]): BlockRecord {
-    return {
-      height: block.header.height,
-      hash,
-      parentHash: block.header.parent,
-      block: encodeBlock(block),
-      txHashes: receipts.map((r) => r.txHash),
-      receipts: receipts.map((r) => encodeReceipt(r)),
-      events: receipts.flatMap((r, txIndex) =>
-        r.events.map((e, logIndex) => ({ emitter: e.emitter, topic: e.topic, txIndex, logIndex })),
-      ),
-    };
   }
 
   // ---------------------------------------------------------------------------------------
@@ -589,24 +532,7 @@ export class DevnetNode implements ChainBackend, DevBackend {
       },
       "block",
     );
-    this.hub.publish("newHeads", headJson(view));
-    result.receipts.forEach((r, txIndex) => {
-      r.events.forEach((e, logIndex) => {
-        this.hub.publish(
-          "events",
-          eventViewJson({
-            emitter: e.emitter,
-            topic: e.topic,
-            data: e.data,
-            height: header.height,
-            blockHash: result.hash,
-            txHash: r.txHash,
-            txIndex,
-            logIndex,
-          }),
-        );
-      });
-    });
+    this.publishBlock(view, result.receipts);
   }
 
   /** Stops production, waits for a block in progress, closes RPC, ledger and state. */
@@ -628,19 +554,9 @@ export class DevnetNode implements ChainBackend, DevBackend {
   }
 
   // ---------------------------------------------------------------------------------------
-  // ChainBackend
+  // ChainBackend (the rest is NodeChainBackend's)
 
-  head(): { height: bigint; hash: Uint8Array } {
-    const h = this.ledger.head();
-    if (h === null) throw new DevnetError("ERR_DEVNET_STATE", "the ledger is empty");
-    return h;
-  }
-
-  finalizedHeight(): bigint {
-    return this.head().height; // one validator: every block is final when recorded
-  }
-
-  nextBasefees(): { cycle: bigint; cell: bigint } {
+  override nextBasefees(): { cycle: bigint; cell: bigint } {
     // They change only with the head; computing them reads governance state, so cache per head.
     const head = this.chain.head;
     if (this.basefeeCache === null || this.basefeeCache.head !== head) {
@@ -649,136 +565,13 @@ export class DevnetNode implements ChainBackend, DevBackend {
     return this.basefeeCache.fees;
   }
 
-  pendingCount(): number {
-    return this.mempool.size;
+  /** One validator: every block is final when recorded, and the store's head is the ledger's. */
+  protected callHeight(): bigint {
+    return this.head().height;
   }
 
-  private viewOf(block: Block, hash: Uint8Array, record: BlockRecord): BlockView {
-    return {
-      hash,
-      block,
-      txHashes: record.txHashes.slice(0, block.transactions.length),
-      size: record.block.length,
-    };
-  }
-
-  private cacheBlock(view: BlockView): void {
-    this.blockCache.set(view.block.header.height, view);
-    if (this.blockCache.size > 256) {
-      const oldest = this.blockCache.keys().next().value;
-      if (oldest !== undefined) this.blockCache.delete(oldest);
-    }
-  }
-
-  async blockByHeight(height: bigint): Promise<BlockView | null> {
-    if (height > this.head().height) return null;
-    const cached = this.blockCache.get(height);
-    if (cached !== undefined) return cached;
-    const record = await this.ledger.blockByHeight(height);
-    if (record === null) return null;
-    const view = this.viewOf(decodeBlock(record.block), record.hash, record);
-    this.cacheBlock(view);
-    return view;
-  }
-
-  async blockByHash(hash: Uint8Array): Promise<BlockView | null> {
-    const record = await this.ledger.blockByHash(hash);
-    if (record === null || record.height > this.head().height) return null;
-    return this.blockByHeight(record.height);
-  }
-
-  async transaction(hash: Uint8Array): Promise<TxView | null> {
-    const pending = this.mempool.get(toHex(hash));
-    if (pending !== undefined) return { hash, tx: pending.tx, location: null };
-    const loc = await this.ledger.txLocation(hash);
-    if (loc === null) return null;
-    const view = await this.blockByHeight(loc.height);
-    const tx = view?.block.transactions[loc.index];
-    if (view === null || tx === undefined) return null; // a timer fire, or beyond the head
-    return { hash, tx, location: { blockHash: view.hash, height: loc.height, index: loc.index } };
-  }
-
-  async receipt(hash: Uint8Array): Promise<ReceiptView | null> {
-    const found = await this.ledger.receipt(hash);
-    if (found === null) return null;
-    const view = await this.blockByHeight(found.height);
-    if (view === null) return null;
-    const receipt = decodeReceipt(found.receipt);
-    const tx = view.block.transactions[found.index];
-    const header = view.block.header;
-    let to: Uint8Array | null = null;
-    let contractAddress: Uint8Array | null = null;
-    if (tx !== undefined) {
-      const ix = tx.instruction;
-      if (ix.kind === "transfer" || ix.kind === "call") to = ix.to;
-      if (ix.kind === "deploy" && receipt.status === "success")
-        contractAddress = deriveActorAddress(tx.from, ix.salt, ix.source);
-    }
-    return {
-      receipt,
-      kind: tx === undefined ? "timer" : "tx",
-      location: { blockHash: view.hash, height: found.height, index: found.index },
-      from: tx?.from ?? null,
-      to,
-      contractAddress,
-      cycleBasefee: header.cycleBasefee,
-      cellBasefee: header.cellBasefee,
-    };
-  }
-
-  account(address: Uint8Array, height: bigint): AccountView {
-    const a = this.chain.getAccount(address, height);
-    return { balance: a?.balance ?? 0n, nonce: a?.nonce ?? 0n };
-  }
-
-  pendingNonce(address: Uint8Array): bigint {
-    const nonce = this.chain.getAccount(address)?.nonce ?? 0n;
-    return this.mempool.pendingNonce(toHex(address), nonce);
-  }
-
-  code(address: Uint8Array, height: bigint): Uint8Array | null {
-    const a = this.chain.getAccount(address, height);
-    if (a === null || a.codeHash === null) return null;
-    const source = this.chain.getCode(address);
-    return source === null ? null : new TextEncoder().encode(source);
-  }
-
-  private async stateRootAt(height: bigint): Promise<Uint8Array> {
-    const view = await this.blockByHeight(height);
-    if (view === null) throw new DevnetError("ERR_DEVNET_UNKNOWN_BLOCK", `block ${height} is not recorded`);
-    return view.block.header.stateRoot;
-  }
-
-  private async proven(key: Uint8Array, value: Uint8Array | null, height: bigint): Promise<ProvenRead> {
-    const proof = this.chain.prove(key, height);
-    if (proof === null) {
-      throw new DevnetError("ERR_DEVNET_NO_PROOF", `the state store keeps no proof for block ${height}`);
-    }
-    return { key, value, proof, root: await this.stateRootAt(height), height };
-  }
-
-  storage(actor: Uint8Array, key: Uint8Array, height: bigint): Promise<ProvenRead> {
-    const value = this.chain.getActorStorage(actor, key, height);
-    return this.proven(storageKey(VM_NS_PVM, actor, key), value, height);
-  }
-
-  async accountProof(address: Uint8Array, height: bigint): Promise<ProvenRead> {
-    const key = accountKey(address);
-    const proof = this.chain.prove(key, height);
-    if (proof === null) {
-      throw new DevnetError("ERR_DEVNET_NO_PROOF", `the state store keeps no proof for block ${height}`);
-    }
-    const a = this.chain.getAccount(address, height);
-    const value =
-      a === null
-        ? null
-        : encodeAccount({
-            balance: a.balance,
-            nonce: a.nonce,
-            codeHash: a.codeHash ?? new Uint8Array(32),
-            metadata: a.metadata,
-          });
-    return { key, value, proof, root: await this.stateRootAt(height), height };
+  protected pendingStateHeight(): bigint | undefined {
+    return undefined;
   }
 
   /**
@@ -793,21 +586,8 @@ export class DevnetNode implements ChainBackend, DevBackend {
   private admit(bytes: Uint8Array): Uint8Array {
     const checked = this.checkForPool(bytes);
     const { tx } = checked;
-    const pending: PendingTx = {
-      hash: toHex(checked.hash),
-      sender: toHex(tx.from),
-      nonce: tx.nonce,
-      lane: checked.lane,
-      cycles: { limit: tx.cyclesLimit, maxFee: tx.maxFeePerCycle, maxPriorityFee: tx.maxPriorityFeePerCycle },
-      cells: { limit: tx.cellsLimit, maxFee: tx.maxFeePerCell, maxPriorityFee: tx.maxPriorityFeePerCell },
-      intrinsic: checked.intrinsic,
-      size: checked.bytes.length,
-      bytes: checked.bytes,
-      tx,
-    };
     const accountNonce = checked.senderNonce ?? this.chain.getAccount(tx.from)?.nonce ?? 0n;
-    const added = this.mempool.add(pending, { accountNonce, basefee: this.nextBasefees() });
-    this.hub.publish("pendingTransactions", pending.hash);
+    const added = this.addToPool(this.poolEntry(checked), accountNonce, this.nextBasefees());
     for (const e of added.evicted) this.deps.logger?.debug({ tx: e.hash }, "evicted from the mempool");
     if (this.config.blockTime.kind === "on-demand") this.requestBlock();
     return checked.hash;
@@ -822,117 +602,6 @@ export class DevnetNode implements ChainBackend, DevBackend {
       );
     }
     return this.admit(bytes);
-  }
-
-  private estimateFor(tx: Transaction): FeeEstimate {
-    const e = this.chain.estimateFee(tx);
-    // Fee caps with room for the basefees to rise for a while (×2), no tip by default.
-    const maxFeePerCycle = 2n * e.cycleBasefee;
-    const maxFeePerCell = 2n * e.cellBasefee;
-    return {
-      cyclesUsed: e.cyclesUsed,
-      cellsUsed: e.cellsUsed,
-      cyclesLimit: e.cyclesLimit,
-      cellsLimit: e.cellsLimit,
-      cycleBasefee: e.cycleBasefee,
-      cellBasefee: e.cellBasefee,
-      maxFeePerCycle,
-      maxFeePerCell,
-      maxPriorityFeePerCycle: 0n,
-      maxPriorityFeePerCell: 0n,
-      fee: e.fee,
-      maxCharge: e.cyclesLimit * maxFeePerCycle + e.cellsLimit * maxFeePerCell,
-    };
-  }
-
-  private unsignedTx(
-    from: Uint8Array,
-    instruction: Transaction["instruction"],
-    limits?: { cycles: bigint | null; cells: bigint | null },
-  ): Transaction {
-    const fees = this.nextBasefees();
-    return {
-      chainId: this.chainId,
-      nonce: this.chain.getAccount(from)?.nonce ?? 0n,
-      instruction,
-      cyclesLimit: limits?.cycles ?? 10_000_000n,
-      cellsLimit: limits?.cells ?? 1_000_000n,
-      maxFeePerCycle: 2n * fees.cycle,
-      maxFeePerCell: 2n * fees.cell,
-      maxPriorityFeePerCycle: 0n,
-      maxPriorityFeePerCell: 0n,
-      from,
-      accessList: null,
-      metadata: new Uint8Array(0),
-      originTxHash: null,
-      originRemainingCycles: null,
-      originRemainingCells: null,
-      signature: zeroSignature(),
-      additionalSigners: [],
-    };
-  }
-
-  call(request: CallRequest, height: bigint): CallOutcome {
-    if (height !== this.head().height) {
-      throw new DevnetError("ERR_DEVNET_UNSUPPORTED", "calls are simulated against the latest block only");
-    }
-    const from = request.from ?? ZERO_ADDRESS;
-    const sim = this.chain.simulateCall({
-      from,
-      to: request.to,
-      handler: request.handler,
-      args: request.args,
-      value: request.value,
-      ...(request.cyclesLimit === null ? {} : { cyclesLimit: request.cyclesLimit }),
-      ...(request.cellsLimit === null ? {} : { cellsLimit: request.cellsLimit }),
-    });
-    const tx = this.unsignedTx(
-      from,
-      { kind: "call", to: request.to, handler: request.handler, args: request.args, value: request.value },
-      { cycles: request.cyclesLimit, cells: request.cellsLimit },
-    );
-    return {
-      ok: sim.ok,
-      result: sim.returnData,
-      error: sim.error === null ? null : { type: sim.status, message: sim.error },
-      cyclesUsed: sim.cyclesUsed,
-      cellsUsed: sim.cellsUsed,
-      events: sim.events,
-      fee: this.estimateFor(tx),
-    };
-  }
-
-  estimateFee(request: { from: Uint8Array; tx: Transaction }): FeeEstimate {
-    return this.estimateFor(request.tx);
-  }
-
-  async events(query: EventQuery): Promise<EventView[]> {
-    const found = await this.ledger.events({
-      fromHeight: query.fromHeight,
-      toHeight: query.toHeight,
-      emitters: query.emitters,
-      topics: query.topics,
-      limit: query.limit,
-    });
-    const out: EventView[] = [];
-    for (const e of found) {
-      const record = await this.ledger.blockByHeight(e.height);
-      const receiptBytes = record?.receipts[e.txIndex];
-      if (record === null || receiptBytes === undefined) continue;
-      const ev = decodeReceipt(receiptBytes).events[e.logIndex];
-      if (ev === undefined) continue;
-      out.push({
-        emitter: e.emitter,
-        topic: e.topic,
-        data: ev.data,
-        height: e.height,
-        blockHash: record.hash,
-        txHash: record.txHashes[e.txIndex] as Uint8Array,
-        txIndex: e.txIndex,
-        logIndex: e.logIndex,
-      });
-    }
-    return out;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -961,12 +630,5 @@ export class DevnetNode implements ChainBackend, DevBackend {
       }
       throw err;
     }
-  }
-
-  devAccounts(): Array<{ address: Uint8Array; balance: bigint }> {
-    return this.keys.accounts.map((k) => ({
-      address: k.address,
-      balance: this.chain.getAccount(k.address)?.balance ?? 0n,
-    }));
   }
 }

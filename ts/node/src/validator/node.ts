@@ -14,51 +14,27 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { blsDevnetKeys, blsDevnetSchemes } from "@cowboy/consensus";
 import { type RunningValidator, startValidator } from "@cowboy/p2p";
+import { type BlockView, chainModules, RpcDispatcher, RpcServer } from "@cowboy/rpc";
 import {
-  type AccountView,
-  type BlockView,
-  type CallOutcome,
-  type CallRequest,
-  type ChainBackend,
-  chainModules,
-  type DevBackend,
-  type EventQuery,
-  type EventView,
-  eventPredicate,
-  eventViewJson,
-  type FeeEstimate,
-  headJson,
-  type ProvenRead,
-  type ReceiptView,
-  RpcDispatcher,
-  RpcErrorCode,
-  RpcServer,
-  SubscriptionHub,
-  type TxView,
-} from "@cowboy/rpc";
-import {
-  type Block,
   blockHash,
-  decodeBlock,
-  decodeReceipt,
   decodeWithSigningHash,
-  actorAddress as deriveActorAddress,
   encodeBlock,
-  encodeReceipt,
   encodeTransaction,
   signTransaction,
-  type Transaction,
   toHex,
-  zeroSignature,
 } from "@cowboy/sdk";
-import { type DevKeys, deriveDevKeys } from "../devnet/accounts.ts";
+import { deriveDevKeys } from "../devnet/accounts.ts";
 import type { Logger } from "../devnet/logger.ts";
-import { FAUCET_DEFAULT, FAUCET_MAX } from "../devnet/node.ts";
-import { type BlockRecord, Ledger } from "../ledger/index.ts";
-import { Mempool, type PoolTx } from "../mempool/index.ts";
+import { Ledger } from "../ledger/index.ts";
+import { Mempool } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
-import { intrinsicCost, laneOf, StfError } from "../stf/index.ts";
-import { accountKey, encodeAccount, storageKey, VM_NS_PVM } from "../stf/state-keys.ts";
+import {
+  type BackendErrors,
+  domainErrorCode,
+  NodeChainBackend,
+  type PendingTx,
+} from "../service/chain-backend.ts";
+import { type Chain, intrinsicCost, laneOf, StfError } from "../stf/index.ts";
 import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import { decodeConsensusBlock, encodeConsensusBlock } from "./block.ts";
@@ -92,19 +68,6 @@ export interface ValidatorNodeConfig {
   readonly logger?: Logger | null;
 }
 
-interface PendingTx extends PoolTx {
-  readonly bytes: Uint8Array;
-  readonly tx: Transaction;
-}
-
-const ZERO_ADDRESS = new Uint8Array(20);
-
-function domainErrorCode(code: string): number {
-  return code.startsWith("ERR_MEMPOOL_") || code.startsWith("ERR_TX_")
-    ? RpcErrorCode.TRANSACTION_REJECTED
-    : RpcErrorCode.SERVER_ERROR;
-}
-
 export class ValidatorError extends Error {
   readonly code: string;
   constructor(code: string, message: string) {
@@ -114,13 +77,21 @@ export class ValidatorError extends Error {
   }
 }
 
-export class ValidatorNode implements ChainBackend, DevBackend {
-  readonly chainId: bigint;
+/** A validator's answers to the RPC reads {@link NodeChainBackend} serves. */
+const VALIDATOR_ERRORS: BackendErrors = {
+  emptyLedger: () => new ValidatorError("ERR_VALIDATOR_STATE", "the ledger is empty"),
+  noProof: (height) => new ValidatorError("ERR_VALIDATOR_NO_PROOF", `no proof kept for block ${height}`),
+  unknownBlock: (height) => new ValidatorError("ERR_VALIDATOR_UNKNOWN_BLOCK", `block ${height} is not final`),
+  callHeight: () =>
+    new ValidatorError(
+      "ERR_VALIDATOR_UNSUPPORTED",
+      "calls are simulated against the newest executed block only",
+    ),
+};
+
+export class ValidatorNode extends NodeChainBackend {
   readonly config: ValidatorNodeConfig;
   readonly app: ChainApplication;
-  private readonly ledger: Ledger;
-  private readonly mempool = new Mempool<PendingTx>();
-  readonly hub = new SubscriptionHub({ eventFilter: eventPredicate });
   private running: RunningValidator | null = null;
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
@@ -129,18 +100,19 @@ export class ValidatorNode implements ChainBackend, DevBackend {
   private stopped = false;
   /** transactions finalized by this node since start */
   committedTxs = 0;
-  readonly faucetMax = FAUCET_MAX;
-  readonly faucetDefault = FAUCET_DEFAULT;
-  /** the development accounts and the faucet of the genesis (the devnet's mnemonic) */
-  private readonly devKeys: DevKeys;
 
   private constructor(config: ValidatorNodeConfig, ledger: Ledger) {
+    super({
+      chainId: config.genesis.chainId,
+      ledger,
+      mempool: new Mempool<PendingTx>(),
+      // the development accounts and the faucet of the genesis (the devnet's mnemonic):
+      // genesis = the dev accounts, then the faucet (as the localnet writes it)
+      devKeys: deriveDevKeys(Math.max(0, config.genesis.accounts.length - 1)),
+      errors: VALIDATOR_ERRORS,
+    });
     this.config = config;
-    this.chainId = config.genesis.chainId;
-    this.ledger = ledger;
     this.log = config.logger ?? null;
-    // genesis = the dev accounts, then the faucet (as the localnet writes it)
-    this.devKeys = deriveDevKeys(Math.max(0, config.genesis.accounts.length - 1));
     const ledgerHead = ledger.head();
     this.app = new ChainApplication(
       {
@@ -193,20 +165,6 @@ export class ValidatorNode implements ChainBackend, DevBackend {
     return node;
   }
 
-  private record(block: Block, hash: Uint8Array, receipts: BlockResult["receipts"]): BlockRecord {
-    return {
-      height: block.header.height,
-      hash,
-      parentHash: block.header.parent,
-      block: encodeBlock(block),
-      txHashes: receipts.map((r) => r.txHash),
-      receipts: receipts.map((r) => encodeReceipt(r)),
-      events: receipts.flatMap((r, txIndex) =>
-        r.events.map((e, logIndex) => ({ emitter: e.emitter, topic: e.topic, txIndex, logIndex })),
-      ),
-    };
-  }
-
   private async appendRecord(entry: FinalizedEntry, result: BlockResult): Promise<void> {
     const head = this.ledger.head();
     if (head !== null && head.height >= BigInt(entry.height)) return; // already recorded
@@ -233,24 +191,7 @@ export class ValidatorNode implements ChainBackend, DevBackend {
           { height: entry.height, view: entry.view, hash: toHex(result.hash), txs: txs.length },
           "finalized",
         );
-        this.hub.publish("newHeads", headJson(view));
-        result.receipts.forEach((r, txIndex) => {
-          r.events.forEach((e, logIndex) => {
-            this.hub.publish(
-              "events",
-              eventViewJson({
-                emitter: e.emitter,
-                topic: e.topic,
-                data: e.data,
-                height,
-                blockHash: result.hash,
-                txHash: r.txHash,
-                txIndex,
-                logIndex,
-              }),
-            );
-          });
-        });
+        this.publishBlock(view, result.receipts);
       })
       .catch((err: unknown) => {
         this.log?.error(
@@ -382,24 +323,8 @@ export class ValidatorNode implements ChainBackend, DevBackend {
     const { tx } = checked;
     const hash = toHex(checked.hash);
     if (this.mempool.has(hash)) return checked.hash;
-    const pending: PendingTx = {
-      hash,
-      sender: toHex(tx.from),
-      nonce: tx.nonce,
-      lane: checked.lane,
-      cycles: { limit: tx.cyclesLimit, maxFee: tx.maxFeePerCycle, maxPriorityFee: tx.maxPriorityFeePerCycle },
-      cells: { limit: tx.cellsLimit, maxFee: tx.maxFeePerCell, maxPriorityFee: tx.maxPriorityFeePerCell },
-      intrinsic: checked.intrinsic,
-      size: checked.bytes.length,
-      bytes: checked.bytes,
-      tx,
-    };
     const chain = this.app.chain;
-    this.mempool.add(pending, {
-      accountNonce: chain.getAccount(tx.from)?.nonce ?? 0n,
-      basefee: chain.nextBasefees(),
-    });
-    this.hub.publish("pendingTransactions", hash);
+    this.addToPool(this.poolEntry(checked), chain.getAccount(tx.from)?.nonce ?? 0n, chain.nextBasefees());
     if (gossip && this.running !== null) {
       this.running.node.publish("tx", checked.bytes).catch((err: unknown) => {
         this.log?.debug({ err: (err as Error).message }, "transaction gossip not sent");
@@ -415,235 +340,18 @@ export class ValidatorNode implements ChainBackend, DevBackend {
     return this.admit(bytes, true);
   }
 
-  head(): { height: bigint; hash: Uint8Array } {
-    const h = this.ledger.head();
-    if (h === null) throw new ValidatorError("ERR_VALIDATOR_STATE", "the ledger is empty");
-    return h;
+  protected get chain(): Chain {
+    return this.app.chain;
   }
 
-  finalizedHeight(): bigint {
-    return this.head().height; // the ledger holds finalized blocks only
+  /** The store may run ahead of finality: calls simulate at its newest executed block. */
+  protected callHeight(): bigint {
+    return this.app.chain.head.height;
   }
 
-  nextBasefees(): { cycle: bigint; cell: bigint } {
-    return this.app.chain.nextBasefees();
-  }
-
-  pendingCount(): number {
-    return this.mempool.size;
-  }
-
-  async blockByHeight(height: bigint): Promise<BlockView | null> {
-    if (height > this.head().height) return null;
-    const record = await this.ledger.blockByHeight(height);
-    if (record === null) return null;
-    const block = decodeBlock(record.block);
-    return {
-      hash: record.hash,
-      block,
-      txHashes: record.txHashes.slice(0, block.transactions.length),
-      size: record.block.length,
-    };
-  }
-
-  async blockByHash(hash: Uint8Array): Promise<BlockView | null> {
-    const record = await this.ledger.blockByHash(hash);
-    if (record === null || record.height > this.head().height) return null;
-    return this.blockByHeight(record.height);
-  }
-
-  async transaction(hash: Uint8Array): Promise<TxView | null> {
-    const pending = this.mempool.get(toHex(hash));
-    if (pending !== undefined) return { hash, tx: pending.tx, location: null };
-    const loc = await this.ledger.txLocation(hash);
-    if (loc === null) return null;
-    const view = await this.blockByHeight(loc.height);
-    const tx = view?.block.transactions[loc.index];
-    if (view === null || tx === undefined) return null;
-    return { hash, tx, location: { blockHash: view.hash, height: loc.height, index: loc.index } };
-  }
-
-  async receipt(hash: Uint8Array): Promise<ReceiptView | null> {
-    const found = await this.ledger.receipt(hash);
-    if (found === null) return null;
-    const view = await this.blockByHeight(found.height);
-    if (view === null) return null;
-    const receipt = decodeReceipt(found.receipt);
-    const tx = view.block.transactions[found.index];
-    const header = view.block.header;
-    let to: Uint8Array | null = null;
-    let contractAddress: Uint8Array | null = null;
-    if (tx !== undefined) {
-      const ix = tx.instruction;
-      if (ix.kind === "transfer" || ix.kind === "call") to = ix.to;
-      if (ix.kind === "deploy" && receipt.status === "success")
-        contractAddress = deriveActorAddress(tx.from, ix.salt, ix.source);
-    }
-    return {
-      receipt,
-      kind: tx === undefined ? "timer" : "tx",
-      location: { blockHash: view.hash, height: found.height, index: found.index },
-      from: tx?.from ?? null,
-      to,
-      contractAddress,
-      cycleBasefee: header.cycleBasefee,
-      cellBasefee: header.cellBasefee,
-    };
-  }
-
-  account(address: Uint8Array, height: bigint): AccountView {
-    const a = this.app.chain.getAccount(address, height);
-    return { balance: a?.balance ?? 0n, nonce: a?.nonce ?? 0n };
-  }
-
-  pendingNonce(address: Uint8Array): bigint {
-    const nonce = this.app.chain.getAccount(address, this.head().height)?.nonce ?? 0n;
-    return this.mempool.pendingNonce(toHex(address), nonce);
-  }
-
-  code(address: Uint8Array, height: bigint): Uint8Array | null {
-    const chain = this.app.chain;
-    const a = chain.getAccount(address, height);
-    if (a === null || a.codeHash === null) return null;
-    const source = chain.getCode(address);
-    return source === null ? null : new TextEncoder().encode(source);
-  }
-
-  private async proven(key: Uint8Array, value: Uint8Array | null, height: bigint): Promise<ProvenRead> {
-    const proof = this.app.chain.prove(key, height);
-    if (proof === null)
-      throw new ValidatorError("ERR_VALIDATOR_NO_PROOF", `no proof kept for block ${height}`);
-    const view = await this.blockByHeight(height);
-    if (view === null)
-      throw new ValidatorError("ERR_VALIDATOR_UNKNOWN_BLOCK", `block ${height} is not final`);
-    return { key, value, proof, root: view.block.header.stateRoot, height };
-  }
-
-  storage(actor: Uint8Array, key: Uint8Array, height: bigint): Promise<ProvenRead> {
-    const value = this.app.chain.getActorStorage(actor, key, height);
-    return this.proven(storageKey(VM_NS_PVM, actor, key), value, height);
-  }
-
-  accountProof(address: Uint8Array, height: bigint): Promise<ProvenRead> {
-    const a = this.app.chain.getAccount(address, height);
-    const value =
-      a === null
-        ? null
-        : encodeAccount({
-            balance: a.balance,
-            nonce: a.nonce,
-            codeHash: a.codeHash ?? new Uint8Array(32),
-            metadata: a.metadata,
-          });
-    return this.proven(accountKey(address), value, height);
-  }
-
-  private estimateFor(tx: Transaction): FeeEstimate {
-    const e = this.app.chain.estimateFee(tx);
-    const maxFeePerCycle = 2n * e.cycleBasefee;
-    const maxFeePerCell = 2n * e.cellBasefee;
-    return {
-      cyclesUsed: e.cyclesUsed,
-      cellsUsed: e.cellsUsed,
-      cyclesLimit: e.cyclesLimit,
-      cellsLimit: e.cellsLimit,
-      cycleBasefee: e.cycleBasefee,
-      cellBasefee: e.cellBasefee,
-      maxFeePerCycle,
-      maxFeePerCell,
-      maxPriorityFeePerCycle: 0n,
-      maxPriorityFeePerCell: 0n,
-      fee: e.fee,
-      maxCharge: e.cyclesLimit * maxFeePerCycle + e.cellsLimit * maxFeePerCell,
-    };
-  }
-
-  call(request: CallRequest, height: bigint): CallOutcome {
-    const chain = this.app.chain;
-    if (height !== chain.head.height) {
-      throw new ValidatorError(
-        "ERR_VALIDATOR_UNSUPPORTED",
-        "calls are simulated against the newest executed block only",
-      );
-    }
-    const from = request.from ?? ZERO_ADDRESS;
-    const sim = chain.simulateCall({
-      from,
-      to: request.to,
-      handler: request.handler,
-      args: request.args,
-      value: request.value,
-      ...(request.cyclesLimit === null ? {} : { cyclesLimit: request.cyclesLimit }),
-      ...(request.cellsLimit === null ? {} : { cellsLimit: request.cellsLimit }),
-    });
-    const fees = chain.nextBasefees();
-    const tx: Transaction = {
-      chainId: this.chainId,
-      nonce: chain.getAccount(from)?.nonce ?? 0n,
-      instruction: {
-        kind: "call",
-        to: request.to,
-        handler: request.handler,
-        args: request.args,
-        value: request.value,
-      },
-      cyclesLimit: request.cyclesLimit ?? 10_000_000n,
-      cellsLimit: request.cellsLimit ?? 1_000_000n,
-      maxFeePerCycle: 2n * fees.cycle,
-      maxFeePerCell: 2n * fees.cell,
-      maxPriorityFeePerCycle: 0n,
-      maxPriorityFeePerCell: 0n,
-      from,
-      accessList: null,
-      metadata: new Uint8Array(0),
-      originTxHash: null,
-      originRemainingCycles: null,
-      originRemainingCells: null,
-      signature: zeroSignature(),
-      additionalSigners: [],
-    };
-    return {
-      ok: sim.ok,
-      result: sim.returnData,
-      error: sim.error === null ? null : { type: sim.status, message: sim.error },
-      cyclesUsed: sim.cyclesUsed,
-      cellsUsed: sim.cellsUsed,
-      events: sim.events,
-      fee: this.estimateFor(tx),
-    };
-  }
-
-  estimateFee(request: { from: Uint8Array; tx: Transaction }): FeeEstimate {
-    return this.estimateFor(request.tx);
-  }
-
-  async events(query: EventQuery): Promise<EventView[]> {
-    const found = await this.ledger.events({
-      fromHeight: query.fromHeight,
-      toHeight: query.toHeight,
-      emitters: query.emitters,
-      topics: query.topics,
-      limit: query.limit,
-    });
-    const out: EventView[] = [];
-    for (const e of found) {
-      const record = await this.ledger.blockByHeight(e.height);
-      const receiptBytes = record?.receipts[e.txIndex];
-      if (record === null || receiptBytes === undefined) continue;
-      const ev = decodeReceipt(receiptBytes).events[e.logIndex];
-      if (ev === undefined) continue;
-      out.push({
-        emitter: e.emitter,
-        topic: e.topic,
-        data: ev.data,
-        height: e.height,
-        blockHash: record.hash,
-        txHash: record.txHashes[e.txIndex] as Uint8Array,
-        txIndex: e.txIndex,
-        logIndex: e.logIndex,
-      });
-    }
-    return out;
+  /** Pending nonces and dev balances are read at the newest finalized block. */
+  protected pendingStateHeight(): bigint | undefined {
+    return this.head().height;
   }
 
   // ----- DevBackend -----
@@ -651,41 +359,21 @@ export class ValidatorNode implements ChainBackend, DevBackend {
   async faucet(address: Uint8Array, amount: bigint): Promise<Uint8Array> {
     const faucet = this.devKeys.faucet;
     const chain = this.app.chain;
-    const fees = chain.nextBasefees();
+    const draft = this.unsignedTx(
+      faucet.address,
+      { kind: "transfer", to: address, amount },
+      { cycles: 21_000n, cells: 1_000n },
+    );
     const tx = signTransaction(
       {
-        chainId: this.chainId,
+        ...draft,
         nonce: this.mempool.pendingNonce(
           toHex(faucet.address),
           chain.getAccount(faucet.address)?.nonce ?? 0n,
         ),
-        instruction: { kind: "transfer", to: address, amount },
-        cyclesLimit: 21_000n,
-        cellsLimit: 1_000n,
-        maxFeePerCycle: 2n * fees.cycle,
-        maxFeePerCell: 2n * fees.cell,
-        maxPriorityFeePerCycle: 0n,
-        maxPriorityFeePerCell: 0n,
-        from: faucet.address,
-        accessList: null,
-        metadata: new Uint8Array(0),
-        originTxHash: null,
-        originRemainingCycles: null,
-        originRemainingCells: null,
-        signature: zeroSignature(),
-        additionalSigners: [],
       },
       faucet.secretKey,
     );
     return this.admit(encodeTransaction(tx), true);
-  }
-
-  devAccounts(): Array<{ address: Uint8Array; balance: bigint }> {
-    const chain = this.app.chain;
-    const height = this.head().height;
-    return this.devKeys.accounts.map((k) => ({
-      address: k.address,
-      balance: chain.getAccount(k.address, height)?.balance ?? 0n,
-    }));
   }
 }
