@@ -42,6 +42,22 @@ pub const CATEGORY_LIBRARY: u8 = 3;
 
 /// `System / Transfer` sub_type (spec §2.4: `Transfer(1)`).
 pub const SYSTEM_TRANSFER: u8 = 1;
+/// `System / RegisterValidator` sub_type (docs/codec.md §3; spec "Validator Set").
+pub const SYSTEM_REGISTER_VALIDATOR: u8 = 2;
+/// `System / ExitValidator` sub_type (docs/codec.md §3).
+pub const SYSTEM_EXIT_VALIDATOR: u8 = 3;
+/// `System / WithdrawStake` sub_type (docs/codec.md §3).
+pub const SYSTEM_WITHDRAW_STAKE: u8 = 4;
+/// `System / UnjailValidator` sub_type (docs/codec.md §3).
+pub const SYSTEM_UNJAIL_VALIDATOR: u8 = 5;
+/// `System / SubmitEvidence` sub_type (docs/codec.md §3; spec "Slashing").
+pub const SYSTEM_SUBMIT_EVIDENCE: u8 = 6;
+/// `System / SysCancelTimer` sub_type (docs/codec.md §3; spec §5.1a `SYS_CANCEL_TIMER`).
+pub const SYSTEM_SYS_CANCEL_TIMER: u8 = 7;
+/// Size of a BLS12-381 (MinPk) public key: a compressed G1 point.
+pub const BLS_PUBLIC_KEY_SIZE: usize = 48;
+/// Size of a BLS12-381 (MinPk) signature, aggregate or proof of possession: a compressed G2 point.
+pub const BLS_SIGNATURE_SIZE: usize = 96;
 /// `Actor / Deploy` sub_type (docs/codec.md §3).
 pub const ACTOR_DEPLOY: u8 = 1;
 /// `Actor / Call` sub_type (docs/codec.md §3).

@@ -24,6 +24,47 @@ pub enum Instruction {
         /// Amount (encoded as 8-byte big-endian).
         amount: u64,
     },
+    /// System(0) / RegisterValidator(2): the sender (the operator account) registers itself as
+    /// a validator with `stake` of its own balance (self-stake only) and a BLS key proven by a
+    /// proof of possession. Active from the next epoch boundary (spec "Validator Set").
+    RegisterValidator {
+        /// BLS12-381 (MinPk) public key: 48-byte compressed G1 point (checked by the state
+        /// transition, not the codec).
+        bls_key: [u8; BLS_PUBLIC_KEY_SIZE],
+        /// Proof of possession of `bls_key`'s secret key: 96-byte compressed G2 point.
+        proof_of_possession: [u8; BLS_SIGNATURE_SIZE],
+        /// Self-stake in base units (encoded as 8-byte big-endian, like amounts).
+        stake: u64,
+    },
+    /// System(0) / ExitValidator(3): the sender's validator starts unbonding (empty body).
+    ExitValidator,
+    /// System(0) / WithdrawStake(4): the sender's validator, unbonded, takes its stake back
+    /// (empty body).
+    WithdrawStake,
+    /// System(0) / UnjailValidator(5): the sender's validator, whose jail has ended, asks to
+    /// rejoin the set at the next epoch (empty body).
+    UnjailValidator,
+    /// System(0) / SubmitEvidence(6): equivocation evidence against a validator; anyone may
+    /// send it.
+    SubmitEvidence {
+        /// Evidence bytes (`encodeEvidence` of ts/consensus validators; opaque to the codec).
+        evidence: Vec<u8>,
+    },
+    /// System(0) / SysCancelTimer(7): the validator set cancels a timer (spec §5.1a
+    /// `SYS_CANCEL_TIMER`); anyone may send it, the authority is the aggregate signature.
+    SysCancelTimer {
+        /// Actor the timer targets.
+        actor: Address,
+        /// Timer identifier.
+        timer_id: Hash32,
+        /// Epoch whose validator set signed.
+        epoch: u64,
+        /// Signer bitmap over that epoch's set (validator `i` = bit `i % 8` of byte `i / 8`);
+        /// opaque to the codec, checked by the state transition.
+        signers: Vec<u8>,
+        /// BLS aggregate signature (96 bytes) by the signers.
+        signature: [u8; BLS_SIGNATURE_SIZE],
+    },
     /// Actor(1) / Deploy(1): create an actor at `actor_address(from, salt, keccak256(source))`.
     Deploy {
         /// Canonical Python source bytes.
@@ -127,6 +168,12 @@ impl Instruction {
     pub fn discriminant(&self) -> (u8, u8) {
         match self {
             Self::Transfer { .. } => (CATEGORY_SYSTEM, SYSTEM_TRANSFER),
+            Self::RegisterValidator { .. } => (CATEGORY_SYSTEM, SYSTEM_REGISTER_VALIDATOR),
+            Self::ExitValidator => (CATEGORY_SYSTEM, SYSTEM_EXIT_VALIDATOR),
+            Self::WithdrawStake => (CATEGORY_SYSTEM, SYSTEM_WITHDRAW_STAKE),
+            Self::UnjailValidator => (CATEGORY_SYSTEM, SYSTEM_UNJAIL_VALIDATOR),
+            Self::SubmitEvidence { .. } => (CATEGORY_SYSTEM, SYSTEM_SUBMIT_EVIDENCE),
+            Self::SysCancelTimer { .. } => (CATEGORY_SYSTEM, SYSTEM_SYS_CANCEL_TIMER),
             Self::Deploy { .. } => (CATEGORY_ACTOR, ACTOR_DEPLOY),
             Self::Call { .. } => (CATEGORY_ACTOR, ACTOR_CALL),
             Self::ScheduleTimer { .. } => (CATEGORY_ACTOR, ACTOR_SCHEDULE_TIMER),
@@ -161,7 +208,15 @@ impl Instruction {
                 }
                 check_source(source, "instruction.source")
             }
-            Self::Transfer { .. } | Self::CancelTimer { .. } | Self::Custom { .. } => Ok(()),
+            Self::Transfer { .. }
+            | Self::RegisterValidator { .. }
+            | Self::ExitValidator
+            | Self::WithdrawStake
+            | Self::UnjailValidator
+            | Self::SubmitEvidence { .. }
+            | Self::SysCancelTimer { .. }
+            | Self::CancelTimer { .. }
+            | Self::Custom { .. } => Ok(()),
         }
     }
 }
@@ -175,6 +230,30 @@ impl Write for Instruction {
             Self::Transfer { to, amount } => {
                 to.0.write(buf);
                 amount.write(buf);
+            }
+            Self::RegisterValidator {
+                bls_key,
+                proof_of_possession,
+                stake,
+            } => {
+                buf.put_slice(bls_key);
+                buf.put_slice(proof_of_possession);
+                stake.write(buf);
+            }
+            Self::ExitValidator | Self::WithdrawStake | Self::UnjailValidator => {}
+            Self::SubmitEvidence { evidence } => put_bytes(buf, evidence),
+            Self::SysCancelTimer {
+                actor,
+                timer_id,
+                epoch,
+                signers,
+                signature,
+            } => {
+                actor.0.write(buf);
+                timer_id.write(buf);
+                put_varint(buf, *epoch);
+                put_bytes(buf, signers);
+                buf.put_slice(signature);
             }
             Self::Deploy {
                 source,
@@ -233,6 +312,12 @@ impl EncodeSize for Instruction {
     fn encode_size(&self) -> usize {
         2 + match self {
             Self::Transfer { .. } => ADDRESS_SIZE + 8,
+            Self::RegisterValidator { .. } => BLS_PUBLIC_KEY_SIZE + BLS_SIGNATURE_SIZE + 8,
+            Self::ExitValidator | Self::WithdrawStake | Self::UnjailValidator => 0,
+            Self::SubmitEvidence { evidence } => bytes_size(evidence),
+            Self::SysCancelTimer { epoch, signers, .. } => {
+                ADDRESS_SIZE + HASH_SIZE + varint_size(*epoch) + bytes_size(signers) + BLS_SIGNATURE_SIZE
+            }
             Self::Deploy {
                 source, init_args, ..
             } => bytes_size(source) + HASH_SIZE + bytes_size(init_args) + 8,
@@ -275,6 +360,24 @@ impl Canonical for Instruction {
                 SYSTEM_TRANSFER => Self::Transfer {
                     to: r.address("instruction.to")?,
                     amount: r.u64_be("instruction.amount")?,
+                },
+                SYSTEM_REGISTER_VALIDATOR => Self::RegisterValidator {
+                    bls_key: r.array("instruction.bls_key")?,
+                    proof_of_possession: r.array("instruction.proof_of_possession")?,
+                    stake: r.u64_be("instruction.stake")?,
+                },
+                SYSTEM_EXIT_VALIDATOR => Self::ExitValidator,
+                SYSTEM_WITHDRAW_STAKE => Self::WithdrawStake,
+                SYSTEM_UNJAIL_VALIDATOR => Self::UnjailValidator,
+                SYSTEM_SUBMIT_EVIDENCE => Self::SubmitEvidence {
+                    evidence: r.bytes("instruction.evidence")?,
+                },
+                SYSTEM_SYS_CANCEL_TIMER => Self::SysCancelTimer {
+                    actor: r.address("instruction.actor")?,
+                    timer_id: r.array("instruction.timer_id")?,
+                    epoch: r.varint("instruction.epoch")?,
+                    signers: r.bytes("instruction.signers")?,
+                    signature: r.array("instruction.signature")?,
                 },
                 _ => return Err(unknown_sub()),
             },
@@ -448,13 +551,84 @@ mod tests {
         }
     }
 
+    /// The validator-set examples of docs/codec.md §3 (System sub-types 2..=7).
+    #[test]
+    fn documented_system_examples() {
+        let k = "77".repeat(48);
+        let p = "88".repeat(96);
+        let g = "99".repeat(96);
+        let cases: Vec<(Instruction, String)> = vec![
+            (
+                Instruction::RegisterValidator {
+                    bls_key: [0x77; 48],
+                    proof_of_possession: [0x88; 96],
+                    stake: 10_000,
+                },
+                format!("0002 {k} {p} 0000000000002710"),
+            ),
+            (Instruction::ExitValidator, "0003".into()),
+            (Instruction::WithdrawStake, "0004".into()),
+            (Instruction::UnjailValidator, "0005".into()),
+            (
+                Instruction::SubmitEvidence {
+                    evidence: vec![0xab, 0xcd],
+                },
+                "0006 02 abcd".into(),
+            ),
+            (
+                Instruction::SysCancelTimer {
+                    actor: Address([0x55; 20]),
+                    timer_id: [0x66; 32],
+                    epoch: 300,
+                    signers: vec![0x07],
+                    signature: [0x99; 96],
+                },
+                format!(
+                    "0007 5555555555555555555555555555555555555555 {} ac02 01 07 {g}",
+                    "66".repeat(32)
+                ),
+            ),
+        ];
+        for (ins, hexs) in cases {
+            let bytes = h(&hexs);
+            assert_eq!(ins.encode(), bytes, "{ins:?}");
+            assert_eq!(ins.encode_size(), bytes.len(), "{ins:?}");
+            assert_eq!(Instruction::decode(&bytes).unwrap(), ins);
+            assert_eq!(ins.validate(), Ok(()));
+            // strict: every proper prefix is short, one more byte is trailing
+            for cut in 2..bytes.len() {
+                let code = Instruction::decode(&bytes[..cut]).unwrap_err().code();
+                assert!(
+                    code == "UNEXPECTED_EOF" || code == "LENGTH_OVERFLOW",
+                    "{ins:?} cut at {cut}: {code}"
+                );
+            }
+            let mut long = bytes.clone();
+            long.push(0);
+            assert_eq!(
+                Instruction::decode(&long).unwrap_err().code(),
+                "TRAILING_BYTES",
+                "{ins:?}"
+            );
+        }
+        // a non-minimal epoch varint is refused
+        let mut b = h(&format!("0007 {} {} 8000 00 {g}", "55".repeat(20), "66".repeat(32)));
+        assert_eq!(
+            Instruction::decode(&b).unwrap_err().code(),
+            "NON_MINIMAL_VARINT"
+        );
+        // a signers length beyond the input is refused
+        b = h(&format!("0007 {} {} 00 ff01 {g}", "55".repeat(20), "66".repeat(32)));
+        assert!(Instruction::decode(&b).is_err());
+    }
+
     #[test]
     fn unknown_discriminants() {
         assert_eq!(
             Instruction::decode(&[4, 1]).unwrap_err().code(),
             "UNKNOWN_CATEGORY"
         );
-        for (c, s) in [(0u8, 0u8), (0, 2), (1, 0), (1, 5), (3, 0), (3, 2)] {
+        for (c, s) in [(0u8, 0u8), (0, 8), (0, 255), (1, 0), (1, 5), (3, 0), (3, 2)] {
             assert_eq!(
                 Instruction::decode(&[c, s, 0, 0, 0]).unwrap_err().code(),
                 "UNKNOWN_SUB_TYPE",

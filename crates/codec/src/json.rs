@@ -186,6 +186,30 @@ pub fn instruction_to_json(ins: &Instruction) -> Value {
         Instruction::Transfer { to, amount } => {
             json!({ "kind": "transfer", "to": to.to_string(), "amount": u(*amount) })
         }
+        Instruction::RegisterValidator {
+            bls_key,
+            proof_of_possession,
+            stake,
+        } => json!({
+            "kind": "registerValidator", "blsKey": hx(bls_key),
+            "proofOfPossession": hx(proof_of_possession), "stake": u(*stake)
+        }),
+        Instruction::ExitValidator => json!({ "kind": "exitValidator" }),
+        Instruction::WithdrawStake => json!({ "kind": "withdrawStake" }),
+        Instruction::UnjailValidator => json!({ "kind": "unjailValidator" }),
+        Instruction::SubmitEvidence { evidence } => json!({
+            "kind": "submitEvidence", "evidence": hx(evidence)
+        }),
+        Instruction::SysCancelTimer {
+            actor,
+            timer_id,
+            epoch,
+            signers,
+            signature,
+        } => json!({
+            "kind": "sysCancelTimer", "actor": actor.to_string(), "timerId": hx(timer_id),
+            "epoch": u(*epoch), "signers": hx(signers), "signature": hx(signature)
+        }),
         Instruction::Deploy {
             source,
             salt,
@@ -242,6 +266,42 @@ pub fn instruction_from_json(v: &Value, path: &str) -> Result<Instruction, JsonE
             Instruction::Transfer {
                 to: o.address("to")?,
                 amount: o.u64("amount")?,
+            }
+        }
+        "registerValidator" => {
+            o.only(&["kind", "blsKey", "proofOfPossession", "stake"])?;
+            Instruction::RegisterValidator {
+                bls_key: o.fixed::<48>("blsKey")?,
+                proof_of_possession: o.fixed::<96>("proofOfPossession")?,
+                stake: o.u64("stake")?,
+            }
+        }
+        "exitValidator" => {
+            o.only(&["kind"])?;
+            Instruction::ExitValidator
+        }
+        "withdrawStake" => {
+            o.only(&["kind"])?;
+            Instruction::WithdrawStake
+        }
+        "unjailValidator" => {
+            o.only(&["kind"])?;
+            Instruction::UnjailValidator
+        }
+        "submitEvidence" => {
+            o.only(&["kind", "evidence"])?;
+            Instruction::SubmitEvidence {
+                evidence: o.bytes("evidence")?,
+            }
+        }
+        "sysCancelTimer" => {
+            o.only(&["kind", "actor", "timerId", "epoch", "signers", "signature"])?;
+            Instruction::SysCancelTimer {
+                actor: o.address("actor")?,
+                timer_id: o.fixed::<32>("timerId")?,
+                epoch: o.u64("epoch")?,
+                signers: o.bytes("signers")?,
+                signature: o.fixed::<96>("signature")?,
             }
         }
         "deploy" => {
@@ -316,8 +376,10 @@ pub fn instruction_from_json(v: &Value, path: &str) -> Result<Instruction, JsonE
             return Err(JsonError::new(
                 &o.field("kind"),
                 format!(
-                    "unknown instruction kind {other:?} (expected transfer, deploy, call, \
-                     scheduleTimer, cancelTimer, custom or publishLibrary)"
+                    "unknown instruction kind {other:?} (expected transfer, registerValidator, \
+                     exitValidator, withdrawStake, unjailValidator, submitEvidence, \
+                     sysCancelTimer, deploy, call, scheduleTimer, cancelTimer, custom or \
+                     publishLibrary)"
                 ),
             ));
         }

@@ -27,8 +27,41 @@ pub fn compile_module(source: &str, filename: &str) -> Result<Rc<Code>, CompileE
     crate::codecache::compile(source, filename)
 }
 
+/// Compiler options for embedders (test runners). The default is what actors get; it is the
+/// only setting [`compile_module`] and the code cache ever use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Assertion introspection (pytest style): a failing `assert a OP b` raises
+    /// `AssertionError("assert <repr(a)> OP <repr(b)>")` with each operand evaluated exactly
+    /// once; any other failing `assert e` raises `AssertionError("assert <repr(e)>")`. A
+    /// user message comes first, on its own line.
+    pub assert_introspection: bool,
+}
+
+/// [`compile_module`] with `opts`; non-default options bypass the code cache.
+pub fn compile_module_with(
+    source: &str,
+    filename: &str,
+    opts: CompileOptions,
+) -> Result<Rc<Code>, CompileError> {
+    if opts == CompileOptions::default() {
+        compile_module(source, filename)
+    } else {
+        compile_uncached_with(source, filename, opts)
+    }
+}
+
 /// Parse and compile a module without consulting the cache.
 pub fn compile_uncached(source: &str, filename: &str) -> Result<Rc<Code>, CompileError> {
+    compile_uncached_with(source, filename, CompileOptions::default())
+}
+
+/// [`compile_uncached`] with `opts`.
+pub fn compile_uncached_with(
+    source: &str,
+    filename: &str,
+    opts: CompileOptions,
+) -> Result<Rc<Code>, CompileError> {
     let line_starts: Vec<u32> = std::iter::once(0)
         .chain(source.match_indices('\n').map(|(i, _)| i as u32 + 1))
         .collect();
@@ -67,6 +100,7 @@ pub fn compile_uncached(source: &str, filename: &str) -> Result<Rc<Code>, Compil
         st: &st,
         units: Vec::new(),
         depth: 0,
+        opts,
     };
     c.push_unit(0, "<module>".into(), "<module>".into(), CodeKind::Module, 1);
     if has_annotations(&module.body) {
@@ -126,6 +160,7 @@ struct Compiler<'a> {
     st: &'a SymTable,
     units: Vec<Unit<'a>>,
     depth: u32,
+    opts: CompileOptions,
 }
 
 type R = Result<(), CompileError>;
@@ -602,6 +637,7 @@ impl<'a> Compiler<'a> {
                 }
                 self.emit(Instr::Raise(n));
             }
+            Stmt::Assert(a) if self.opts.assert_introspection => self.assert_introspected(a)?,
             Stmt::Assert(a) => {
                 let ok = self.label();
                 self.cond_jump(&a.test, true, ok)?;
@@ -1170,6 +1206,74 @@ impl<'a> Compiler<'a> {
     }
 
     /// Jump to `l` when `e` is truthy == `when`.
+    /// `assert` with introspection ([`CompileOptions::assert_introspection`]). For a single
+    /// comparison the stack holds `[a, b]` (evaluated once); on failure the message is built as
+    /// `"assert %r OP %r" % (a, b)`, preceded by `"%s\n" % msg` when there is a message.
+    fn assert_introspected(&mut self, a: &'a ast::StmtAssert) -> R {
+        let ok = self.label();
+        let fail = self.label();
+        let (fmt, n) = match &*a.test {
+            Expr::Compare(c) if c.ops.len() == 1 => {
+                let op = c.ops[0];
+                self.expr(&c.left)?;
+                self.expr(&c.comparators[0])?;
+                self.emit(Instr::Dup2);
+                self.emit(Instr::Compare(cmpop(op)));
+                self.jump(Instr::PopJumpIfFalse(0), fail);
+                self.emit(Instr::Pop);
+                self.emit(Instr::Pop);
+                self.jump(Instr::Jump(0), ok);
+                (format!("assert %r {} %r", op.as_str()), 2)
+            }
+            test => {
+                self.expr(test)?;
+                self.emit(Instr::Dup);
+                self.jump(Instr::PopJumpIfFalse(0), fail);
+                self.emit(Instr::Pop);
+                self.jump(Instr::Jump(0), ok);
+                if matches!(test, Expr::Name(_)) || test.is_literal_expr() {
+                    ("assert %r".to_string(), 1)
+                } else {
+                    let src = self.source.get(test.range()).unwrap_or("?");
+                    let src = src.replace('%', "%%");
+                    (format!("assert %r\n +  where %r = {src}"), 0)
+                }
+            }
+        };
+        self.bind(fail);
+        // `n == 0`: one value on the stack that the message shows twice
+        let mut n = n;
+        if n == 0 {
+            self.emit(Instr::Dup);
+            n = 2;
+        }
+        let fmt = if let Some(m) = &a.msg {
+            self.expr(m)?;
+            if n == 2 {
+                self.emit(Instr::Rot3);
+            } else {
+                self.emit(Instr::Rot2);
+            }
+            n += 1;
+            format!("%s\n{fmt}")
+        } else {
+            fmt
+        };
+        let parts = n;
+        self.emit(Instr::BuildTuple(parts));
+        let k = self.str_const(&fmt);
+        self.emit(Instr::LoadConst(k));
+        self.emit(Instr::Rot2);
+        self.emit(Instr::BinaryOp(BinOp::Mod));
+        let i = self.name("AssertionError");
+        self.emit(Instr::LoadGlobal(i));
+        self.emit(Instr::Rot2);
+        self.emit(Instr::Call(1));
+        self.emit(Instr::Raise(1));
+        self.bind(ok);
+        Ok(())
+    }
+
     fn cond_jump(&mut self, e: &'a Expr, when: bool, l: usize) -> R {
         match e {
             Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => {

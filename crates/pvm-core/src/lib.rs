@@ -111,6 +111,49 @@ pub fn run_program(source: &str, filename: &str, limits: &Limits) -> RunOutcome 
 
 /// Like [`run_program`] but on the calling thread (the caller provides enough stack).
 pub fn run_program_here(source: &str, filename: &str, limits: &Limits) -> RunOutcome {
+    run_program_here_with(source, filename, limits, RunOptions::default())
+}
+
+/// Options of an embedder's run ([`run_program_with`]). The default is exactly
+/// [`run_program`]; actors never get anything else.
+#[derive(Debug, Default)]
+pub struct RunOptions {
+    /// Extra modules importable by this run only ([`modules::embedder`]).
+    pub embedder: Option<modules::embedder::Embedder>,
+    /// Options the main program is compiled with.
+    pub compile: compile::CompileOptions,
+}
+
+/// Like [`run_program`], with the embedder's modules and compile options (run on a PVM
+/// thread, [`worker`]).
+pub fn run_program_with(
+    source: &str,
+    filename: &str,
+    limits: &Limits,
+    opts: RunOptions,
+) -> RunOutcome {
+    match worker::run(move || run_program_here_with(source, filename, limits, opts)) {
+        Some(out) => out,
+        None => RunOutcome {
+            stdout: String::new(),
+            error: Some(PyErrorInfo {
+                type_name: "SystemError".into(),
+                message: "the PVM thread could not be run".into(),
+                traceback: vec![],
+            }),
+            cycles_used: limits.cycles,
+            cells_used: 0,
+        },
+    }
+}
+
+/// Like [`run_program_with`] but on the calling thread (the caller provides enough stack).
+pub fn run_program_here_with(
+    source: &str,
+    filename: &str,
+    limits: &Limits,
+    opts: RunOptions,
+) -> RunOutcome {
     if source.len() > MAX_SOURCE_BYTES {
         return RunOutcome {
             stdout: String::new(),
@@ -123,7 +166,7 @@ pub fn run_program_here(source: &str, filename: &str, limits: &Limits) -> RunOut
             cells_used: 0,
         };
     }
-    let code = match compile::compile_module(source, filename) {
+    let code = match compile::compile_module_with(source, filename, opts.compile) {
         Ok(c) => c,
         Err(e) => {
             return RunOutcome {
@@ -139,6 +182,7 @@ pub fn run_program_here(source: &str, filename: &str, limits: &Limits) -> RunOut
         }
     };
     let mut vm = Vm::new(limits);
+    vm.stdlib.embedder = opts.embedder;
     let r = vm.run_module(code, "__main__");
     let error = match r {
         Ok(_) => None,

@@ -131,6 +131,11 @@ export const DEFAULT_TIMEOUTS = {
 export interface VoterMetrics {
   onView(view: number): void;
   onFinalized(view: number): void;
+  /**
+   * Optional: a certificate of `kind` for `view` was formed or accepted; `sinceViewMs` is the
+   * time since this node entered that view (null if it never did: it jumped past it).
+   */
+  onCertificate?(kind: VoteKind, view: number, sinceViewMs: number | null): void;
 }
 
 interface ViewState {
@@ -150,6 +155,8 @@ interface ViewState {
   retrying: boolean;
   /** a paced proposal is waiting for its time */
   proposeArmed: boolean;
+  /** clock time this node entered the view, or null if it never did */
+  enteredAt: number | null;
   /** notarize / finalize votes that arrived after their certificate (unverified; for participation) */
   readonly late: Vote[];
   timers: Array<() => void>;
@@ -171,6 +178,7 @@ function newView(view: number): ViewState {
     sentFinalize: false,
     retrying: false,
     proposeArmed: false,
+    enteredAt: null,
     late: [],
     timers: [],
   };
@@ -316,6 +324,7 @@ export class Voter {
     const s = this.state(view);
     const now = this.clock.now();
     this.viewEnteredAt = now;
+    s.enteredAt = now;
     const pace = this.cfg.minViewMs ?? 0;
     s.timers.push(
       this.clock.schedule(now + pace + this.cfg.leaderTimeoutMs, () => {
@@ -684,6 +693,11 @@ export class Voter {
       s.finalization = cert;
     }
     if (cert.seed !== null) this.seeds.set(view, cert.seed);
+    this.metrics?.onCertificate?.(
+      cert.kind,
+      view,
+      s.enteredAt === null ? null : this.clock.now() - s.enteredAt,
+    );
     if (cert.proposal !== null) this.checkConflicts(s, cert);
     this.net.broadcast({ type: "certificate", certificate: cert });
     if (cert.kind === "notarize") {

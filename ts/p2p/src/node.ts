@@ -36,12 +36,17 @@ export const SYNC_PROTOCOL = "/cowboy/sync/1";
 export const PEERS_PROTOCOL = "/cowboy/peers/1";
 
 /** Gossip topic names for a chain. */
-export function topics(chainId: string): { tx: string; block: string } {
-  return { tx: `/cowboy/${chainId}/tx/1`, block: `/cowboy/${chainId}/block/1` };
+export function topics(chainId: string): { tx: string; block: string; evidence: string } {
+  return {
+    tx: `/cowboy/${chainId}/tx/1`,
+    block: `/cowboy/${chainId}/block/1`,
+    evidence: `/cowboy/${chainId}/evidence/1`,
+  };
 }
 
 export type Transport = "quic" | "tcp";
-export type GossipKind = "tx" | "block";
+/** Gossip topics: transactions, blocks, and equivocation evidence (encodeEvidence bytes). */
+export type GossipKind = "tx" | "block" | "evidence";
 export type GossipVerdict = "accept" | "ignore" | "reject";
 
 /** Injected logger; pass null to log nothing. */
@@ -192,7 +197,7 @@ export class P2pNode {
   private readonly log: Logger | null;
   private readonly metrics: P2pMetrics | null;
   private readonly scores: PeerScores;
-  private readonly topicNames: { tx: string; block: string };
+  private readonly topicNames: { tx: string; block: string; evidence: string };
   private validatorSet: ValidatorSet;
   private lp: Libp2p<Services> | null = null;
   private readonly gossipHandlers = new Map<GossipKind, GossipHandler>();
@@ -250,7 +255,7 @@ export class P2pNode {
           fallbackToFloodsub: false,
           emitSelf: false,
           maxInboundDataLength: this.limits.maxGossipBytes,
-          allowedTopics: [this.topicNames.tx, this.topicNames.block],
+          allowedTopics: [this.topicNames.tx, this.topicNames.block, this.topicNames.evidence],
           scoreParams: {
             appSpecificScore: (p: string) => scores.score(p),
             appSpecificWeight: 1,
@@ -277,7 +282,13 @@ export class P2pNode {
     lp.services.pubsub.addEventListener("gossipsub:message", (e) => {
       const { msg, propagationSource } = e.detail;
       const kind: GossipKind | null =
-        msg.topic === this.topicNames.tx ? "tx" : msg.topic === this.topicNames.block ? "block" : null;
+        msg.topic === this.topicNames.tx
+          ? "tx"
+          : msg.topic === this.topicNames.block
+            ? "block"
+            : msg.topic === this.topicNames.evidence
+              ? "evidence"
+              : null;
       const handler = kind === null ? undefined : this.gossipHandlers.get(kind);
       if (handler === undefined) return;
       this.metrics?.messageIn(msg.topic, msg.data.length);

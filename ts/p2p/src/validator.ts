@@ -16,10 +16,13 @@ import {
   DEFAULT_TIMEOUTS,
   FileJournal,
   type FinalizedChain,
+  type Message,
+  type Network,
   type SigningScheme,
   type SyncProgress,
   Voter,
   type VoterConfig,
+  type VoterMetrics,
 } from "@cowboy/consensus";
 import { serveBlockSync, syncFromPeers } from "./block-sync.ts";
 import { ConsensusNetwork } from "./consensus-network.ts";
@@ -54,6 +57,18 @@ export interface ValidatorConfig {
   readonly peerWaitMs?: number;
   readonly onSyncProgress?: (p: SyncProgress) => void;
   readonly onFault?: ConstructorParameters<typeof Voter>[0]["onFault"];
+  /** the voter's metrics hooks */
+  readonly metrics?: VoterMetrics | null;
+  /** observes consensus messages: each one sent (once per broadcast or send) and received */
+  readonly tap?: {
+    sent?(message: Message): void;
+    received?(from: number, message: Message): void;
+  };
+  /**
+   * Rewrites each outgoing consensus message into the messages actually sent (default: itself).
+   * For fault-injection tests only (e.g. a validator that equivocates); never on a real network.
+   */
+  readonly outgoing?: (message: Message) => readonly Message[];
   readonly logger?: Logger | null;
 }
 
@@ -109,6 +124,25 @@ export async function startValidator(cfg: ValidatorConfig): Promise<RunningValid
       }
     }
     const journal = new FileJournal(join(cfg.dataDir, "votes.journal"));
+    const tap = cfg.tap;
+    const rewrite = cfg.outgoing;
+    const voterNet: Network =
+      tap === undefined && rewrite === undefined
+        ? network
+        : {
+            broadcast(message) {
+              for (const m of rewrite === undefined ? [message] : rewrite(message)) {
+                tap?.sent?.(m);
+                network.broadcast(m);
+              }
+            },
+            send(to, message) {
+              for (const m of rewrite === undefined ? [message] : rewrite(message)) {
+                tap?.sent?.(m);
+                network.send(to, m);
+              }
+            },
+          };
     const voter = new Voter({
       config: {
         me,
@@ -120,12 +154,16 @@ export async function startValidator(cfg: ValidatorConfig): Promise<RunningValid
       },
       scheme: cfg.scheme,
       app: cfg.app,
-      network,
+      network: voterNet,
       clock: systemClock,
       journal,
+      metrics: cfg.metrics ?? null,
       ...(cfg.onFault === undefined ? {} : { onFault: cfg.onFault }),
     });
-    network.onMessage((from, message) => voter.receive(from, message));
+    network.onMessage((from, message) => {
+      tap?.received?.(from, message);
+      voter.receive(from, message);
+    });
     voter.start();
     return {
       node,

@@ -328,7 +328,8 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
   return ix;
 }
 
-const TX_KEYS = [
+/** The fields of a transaction's JSON form (`signingHash` is computed, never signed). */
+export const TX_KEYS = [
   "chainId",
   "nonce",
   "instruction",

@@ -18,6 +18,7 @@
 //! an import costs every caller the same flat amount. Its heap allocations do count against
 //! the invocation's memory cap.
 
+pub mod embedder;
 pub mod hashlib;
 pub mod math;
 pub mod meta;
@@ -61,6 +62,8 @@ pub struct State {
     pub(crate) regex: re::Cache,
     /// Metaclass of every class created through one other than `type`, by class id.
     pub(crate) metaclasses: std::collections::BTreeMap<u64, Rc<Class>>,
+    /// Modules of the embedding program ([`embedder`]); `None` for actors.
+    pub(crate) embedder: Option<embedder::Embedder>,
 }
 
 /// True if actor code may import `name`.
@@ -185,6 +188,7 @@ pub fn call_module_func(
         re::NATIVE => re::call(vm, name, args, kw),
         hashlib::NATIVE => hashlib::call(vm, name, args),
         "pvm_host" => crate::host::call(vm, name, args, kw),
+        m if embedder::is_native(vm, m) => embedder::call(vm, m, name, args, kw),
         _ => Err(vm.exc(
             "AttributeError",
             format!("module '{module}' has no attribute '{name}'"),
@@ -200,6 +204,12 @@ pub fn import(vm: &mut Vm, name: &str) -> PyResult<Value> {
         let m = m.clone();
         vm.charge(cost::IMPORT_CACHED)?;
         return Ok(m);
+    }
+    if !is_whitelisted(name) && embedder::provides(vm, name) {
+        vm.charge(cost::IMPORT_FIRST)?;
+        if let Some(m) = embedder::load(vm, name)? {
+            return Ok(m);
+        }
     }
     if !is_whitelisted(name) {
         vm.charge(cost::IMPORT_FAILED)?;

@@ -1,78 +1,405 @@
 /**
- * The validator's config file (JSON), as `cowboy localnet` writes it for each validator and
- * `node ts/node/src/validator/main.ts <file>` reads it. Byte strings are lowercase hex
- * without `0x`; the genesis lives in `<genesisDir>/genesis.json` (the devnet's format).
+ * The validator's configuration: `cowboyd --config FILE` (docs/validator.md). Three JSON
+ * files, so that one network of many machines shares the public part and each machine keeps
+ * its secrets to itself:
+ *
+ * - the **config file** (one per validator): data directory, the paths of the other files,
+ *   listen addresses, bootstrap peers, RPC, metrics, timeouts, log level; relative paths are
+ *   resolved against the config file's directory;
+ * - the **network file** (public, identical everywhere): the p2p chain name, the epoch-0
+ *   validator set (address, BLS public key, proof of possession, libp2p peer id, stake, in
+ *   validator-index order) and the threshold public polynomial of the per-round seed;
+ * - the **key file** (secret, one per validator): its index, BLS secret key, threshold share
+ *   and the operator account's secp256k1 key (it signs the validator's transactions, such as
+ *   submitted evidence);
+ *
+ * plus the chain's `genesis.json` (the devnet's format). Byte strings are `0x` hex. Every
+ * check failure is a {@link ValidatorConfigError} naming the file and the field.
  */
 import { readFileSync } from "node:fs";
-import { readGenesisFile } from "../devnet/genesis-file.ts";
-import type { ValidatorNodeConfig } from "./node.ts";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import type { BlsSigner } from "@cowboy/consensus";
+import { addressFromSecretKey, bytesEqual, fromHex } from "@cowboy/sdk";
+import { peerIdFromString } from "@libp2p/peer-id";
+import { GENESIS_FILE, readGenesisFile } from "../devnet/genesis-file.ts";
+import type { GenesisConfig } from "../stf/types.ts";
 
+/** Version of the config file format this node reads. */
+export const CONFIG_VERSION = 1;
+
+/** The config file as written (see docs/validator.md). */
 export interface ValidatorFileConfig {
+  version: 1;
+  /** the validator's data directory */
   dataDir: string;
-  index: number;
-  genesisDir: string;
-  validatorCount: number;
-  keySeed: string;
-  validatorAddresses: string[];
-  p2p: { chainName: string; listen: string[]; bootstrap: string[]; peerIds: string[] };
+  /** path of the chain's `genesis.json` */
+  genesisFile: string;
+  /** path of the network file ({@link NetworkFile}) */
+  networkFile: string;
+  /** path of this validator's key file ({@link KeyFile}) */
+  keyFile: string;
+  /** optional: refuse to start unless the genesis has this chain id */
+  chainId?: string;
+  p2p: { listen: string[]; bootstrap: string[] };
   rpc: { host: string; port: number };
+  /** serve Prometheus metrics on the RPC server's `GET /metrics` (default true) */
+  metrics?: boolean;
   timeouts?: {
-    leaderTimeoutMs?: number;
-    notarizationTimeoutMs?: number;
+    leaderMs?: number;
+    notarizationMs?: number;
     nullifyRetryMs?: number;
-    minViewMs?: number;
+    /** pacing: a leader proposes this long after entering its view (0 = unpaced) */
+    blockTimeMs?: number;
   };
   logLevel?: string;
+  /** TESTING ONLY: deliberate misbehaviour for fault tests; never set on a real network */
+  faults?: { equivocate?: boolean };
 }
 
-export class ValidatorConfigError extends Error {
-  readonly code = "ERR_VALIDATOR_CONFIG";
-  constructor(message: string) {
-    super(message);
-    this.name = "ValidatorConfigError";
-  }
+/** One validator of the network file. */
+export interface NetworkValidatorEntry {
+  address: string;
+  blsPublicKey: string;
+  proofOfPossession: string;
+  peerId: string;
+  /** decimal string, units */
+  stake: string;
 }
 
-const unhex = (s: unknown, what: string, len?: number): Uint8Array => {
-  if (typeof s !== "string" || !/^([0-9a-f]{2})*$/.test(s) || (len !== undefined && s.length !== 2 * len))
-    throw new ValidatorConfigError(`${what} must be ${len ?? "some"} bytes of lowercase hex`);
-  return Uint8Array.from(Buffer.from(s, "hex"));
+/** The network file (public, shared by every validator). */
+export interface NetworkFile {
+  version: 1;
+  chainName: string;
+  /** threshold public polynomial of the seed (`BlsGroup` bytes) */
+  group: string;
+  validators: NetworkValidatorEntry[];
+}
+
+/** The key file (secret). */
+export interface KeyFile {
+  version: 1;
+  index: number;
+  blsSecretKey: string;
+  blsShare: string;
+  operatorSecretKey: string;
+}
+
+/** One member of the validator set as the node uses it. */
+export interface NetworkValidator {
+  readonly address: Uint8Array;
+  readonly blsPublicKey: Uint8Array;
+  readonly proofOfPossession: Uint8Array;
+  readonly peerId: string;
+  readonly stake: bigint;
+}
+
+/** The genesis plus its validator set (contract C2: `GenesisConfig.validators`). */
+export type ValidatorGenesis = GenesisConfig & {
+  readonly validators?: ReadonlyArray<{ address: Uint8Array; blsKey: Uint8Array; stake: bigint }>;
 };
 
-/** Reads and checks a config file; throws {@link ValidatorConfigError}. */
-export function readValidatorConfig(path: string): {
-  file: ValidatorFileConfig;
-  config: Omit<ValidatorNodeConfig, "logger">;
-} {
-  let file: ValidatorFileConfig;
-  try {
-    file = JSON.parse(readFileSync(path, "utf8")) as ValidatorFileConfig;
-  } catch (err) {
-    throw new ValidatorConfigError(`cannot read ${path}: ${(err as Error).message}`);
+/** Everything one validator process needs, checked. */
+export interface ValidatorSettings {
+  readonly dataDir: string;
+  readonly genesis: ValidatorGenesis;
+  readonly chainName: string;
+  readonly validators: readonly NetworkValidator[];
+  readonly group: Uint8Array;
+  /** this validator's index and BLS secrets */
+  readonly signer: BlsSigner;
+  readonly operatorSecretKey: Uint8Array;
+  readonly p2p: { readonly listen: readonly string[]; readonly bootstrap: readonly string[] };
+  readonly rpc: { readonly host: string; readonly port: number };
+  readonly metrics: boolean;
+  readonly timeouts: {
+    readonly leaderTimeoutMs: number;
+    readonly notarizationTimeoutMs: number;
+    readonly nullifyRetryMs: number;
+    readonly minViewMs: number;
+  };
+  readonly logLevel: string;
+  readonly faults: { readonly equivocate: boolean };
+}
+
+/** A config, network or key file is unreadable or invalid; `field` names the bad field. */
+export class ValidatorConfigError extends Error {
+  readonly code = "ERR_VALIDATOR_CONFIG";
+  /** the file the error is about */
+  readonly file: string;
+  /** the offending field (a JSON path such as `p2p.listen[0]`), or "" for the whole file */
+  readonly field: string;
+  constructor(file: string, field: string, message: string) {
+    super(field === "" ? `${file}: ${message}` : `${file}: ${field}: ${message}`);
+    this.name = "ValidatorConfigError";
+    this.file = file;
+    this.field = field;
   }
-  const n = file.validatorCount;
-  if (!Number.isInteger(n) || n < 1 || n > 100)
-    throw new ValidatorConfigError("validatorCount must be 1..=100");
-  if (!Number.isInteger(file.index) || file.index < 0 || file.index >= n)
-    throw new ValidatorConfigError(`index must be 0..${n - 1}`);
-  if (!Array.isArray(file.validatorAddresses) || file.validatorAddresses.length !== n)
-    throw new ValidatorConfigError("validatorAddresses must list one address per validator");
-  if (!Array.isArray(file.p2p?.peerIds) || file.p2p.peerIds.length !== n)
-    throw new ValidatorConfigError("p2p.peerIds must list one peer id per validator");
-  const genesis = readGenesisFile(file.genesisDir);
-  if (genesis === null) throw new ValidatorConfigError(`no genesis.json in ${file.genesisDir}`);
+}
+
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+const MAX_VALIDATORS = 1_024;
+
+/** Reads a JSON object from `path`. */
+function readJson(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ValidatorConfigError(path, "", `cannot read the file (${(err as Error).message})`);
+  }
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch (err) {
+    throw new ValidatorConfigError(path, "", `not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof o !== "object" || o === null || Array.isArray(o))
+    throw new ValidatorConfigError(path, "", "must hold a JSON object");
+  return o as Record<string, unknown>;
+}
+
+/** Field readers over one parsed file; each throws a {@link ValidatorConfigError} naming the field. */
+class Fields {
+  readonly file: string;
+  constructor(file: string) {
+    this.file = file;
+  }
+  bad(field: string, why: string): ValidatorConfigError {
+    return new ValidatorConfigError(this.file, field, why);
+  }
+  /** refuses fields this format does not define (a typo must not be silently ignored) */
+  only(o: Record<string, unknown>, prefix: string, allowed: readonly string[]): void {
+    for (const k of Object.keys(o))
+      if (!allowed.includes(k)) throw this.bad(`${prefix}${k}`, `unknown field (allowed: ${allowed.join(", ")})`);
+  }
+  object(v: unknown, field: string): Record<string, unknown> {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) throw this.bad(field, "must be an object");
+    return v as Record<string, unknown>;
+  }
+  string(v: unknown, field: string): string {
+    if (typeof v !== "string" || v === "") throw this.bad(field, "must be a non-empty string");
+    return v;
+  }
+  int(v: unknown, field: string, min: number, max: number): number {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max)
+      throw this.bad(field, `must be an integer in ${min}..=${max}`);
+    return v;
+  }
+  bool(v: unknown, field: string): boolean {
+    if (typeof v !== "boolean") throw this.bad(field, "must be true or false");
+    return v;
+  }
+  hex(v: unknown, field: string, len?: number): Uint8Array {
+    let b: Uint8Array;
+    try {
+      if (typeof v !== "string" || v !== v.toLowerCase()) throw new TypeError();
+      b = fromHex(v);
+    } catch {
+      throw this.bad(field, "must be 0x-prefixed lowercase hex");
+    }
+    if (len !== undefined && b.length !== len) throw this.bad(field, `must be ${len} bytes (got ${b.length})`);
+    return b;
+  }
+  decimal(v: unknown, field: string): bigint {
+    if (typeof v !== "string" || !/^(0|[1-9][0-9]*)$/.test(v)) throw this.bad(field, "must be a decimal string");
+    const n = BigInt(v);
+    if (n >= 2n ** 64n) throw this.bad(field, "must fit in 64 bits");
+    return n;
+  }
+  strings(v: unknown, field: string, min: number): string[] {
+    if (!Array.isArray(v) || v.length < min)
+      throw this.bad(field, `must be an array of at least ${min} string${min === 1 ? "" : "s"}`);
+    return v.map((s, i) => this.string(s, `${field}[${i}]`));
+  }
+  version(o: Record<string, unknown>): void {
+    if (o.version !== CONFIG_VERSION) throw this.bad("version", `must be ${CONFIG_VERSION}`);
+  }
+}
+
+const MULTIADDR = /^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/(udp\/[0-9]+\/quic-v1|tcp\/[0-9]+)(\/p2p\/[1-9A-HJ-NP-Za-km-z]+)?$/;
+
+function checkPeerId(f: Fields, id: string, field: string): void {
+  try {
+    peerIdFromString(id);
+  } catch {
+    throw f.bad(field, `${id} is not a libp2p peer id`);
+  }
+}
+
+/** Parses a network file (see {@link NetworkFile}). */
+export function readNetworkFile(path: string): {
+  chainName: string;
+  group: Uint8Array;
+  validators: NetworkValidator[];
+} {
+  const o = readJson(path);
+  const f = new Fields(path);
+  f.only(o, "", ["version", "chainName", "group", "validators"]);
+  f.version(o);
+  const chainName = f.string(o.chainName, "chainName");
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(chainName))
+    throw f.bad("chainName", "must be 1..=64 characters of A-Z a-z 0-9 . _ -");
+  const group = f.hex(o.group, "group");
+  if (!Array.isArray(o.validators) || o.validators.length === 0 || o.validators.length > MAX_VALIDATORS)
+    throw f.bad("validators", `must list 1..=${MAX_VALIDATORS} validators`);
+  const validators = o.validators.map((raw: unknown, i: number): NetworkValidator => {
+    const p = `validators[${i}]`;
+    const v = f.object(raw, p);
+    f.only(v, `${p}.`, ["address", "blsPublicKey", "proofOfPossession", "peerId", "stake"]);
+    const peerId = f.string(v.peerId, `${p}.peerId`);
+    checkPeerId(f, peerId, `${p}.peerId`);
+    return {
+      address: f.hex(v.address, `${p}.address`, 20),
+      blsPublicKey: f.hex(v.blsPublicKey, `${p}.blsPublicKey`, 48),
+      proofOfPossession: f.hex(v.proofOfPossession, `${p}.proofOfPossession`, 96),
+      peerId,
+      stake: f.decimal(v.stake, `${p}.stake`),
+    };
+  });
+  for (let i = 0; i < validators.length; i++)
+    for (let j = 0; j < i; j++) {
+      const a = validators[i] as NetworkValidator;
+      const b = validators[j] as NetworkValidator;
+      if (bytesEqual(a.blsPublicKey, b.blsPublicKey))
+        throw f.bad(`validators[${i}].blsPublicKey`, `repeats validators[${j}]'s key`);
+      if (a.peerId === b.peerId) throw f.bad(`validators[${i}].peerId`, `repeats validators[${j}]'s peer id`);
+      if (bytesEqual(a.address, b.address))
+        throw f.bad(`validators[${i}].address`, `repeats validators[${j}]'s address`);
+    }
+  return { chainName, group, validators };
+}
+
+/** Parses a key file (see {@link KeyFile}). */
+export function readKeyFile(path: string): {
+  index: number;
+  blsSecretKey: Uint8Array;
+  blsShare: Uint8Array;
+  operatorSecretKey: Uint8Array;
+} {
+  const o = readJson(path);
+  const f = new Fields(path);
+  f.only(o, "", ["version", "index", "blsSecretKey", "blsShare", "operatorSecretKey"]);
+  f.version(o);
   return {
-    file,
-    config: {
-      dataDir: file.dataDir,
-      index: file.index,
-      genesis,
-      validatorCount: n,
-      keySeed: unhex(file.keySeed, "keySeed", 32),
-      validatorAddresses: file.validatorAddresses.map((a, i) => unhex(a, `validatorAddresses[${i}]`, 20)),
-      p2p: file.p2p,
-      rpc: file.rpc,
-      ...(file.timeouts === undefined ? {} : { timeouts: file.timeouts }),
+    index: f.int(o.index, "index", 0, MAX_VALIDATORS - 1),
+    blsSecretKey: f.hex(o.blsSecretKey, "blsSecretKey", 32),
+    blsShare: f.hex(o.blsShare, "blsShare"),
+    operatorSecretKey: f.hex(o.operatorSecretKey, "operatorSecretKey", 32),
+  };
+}
+
+/**
+ * Reads and checks a config file and the files it names; throws {@link ValidatorConfigError}.
+ * `blsPublicKey` derives a BLS public key (the addon's; injected so this module loads without it)
+ * to check that the key file belongs to the validator it claims to be.
+ */
+export function readValidatorConfig(
+  path: string,
+  blsPublicKey?: (secretKey: Uint8Array) => Uint8Array,
+): ValidatorSettings {
+  const o = readJson(path);
+  const f = new Fields(path);
+  f.only(o, "", [
+    "version",
+    "dataDir",
+    "genesisFile",
+    "networkFile",
+    "keyFile",
+    "chainId",
+    "p2p",
+    "rpc",
+    "metrics",
+    "timeouts",
+    "logLevel",
+    "faults",
+  ]);
+  f.version(o);
+  const base = dirname(path);
+  const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
+  const dataDir = rel(f.string(o.dataDir, "dataDir"));
+  const genesisFile = rel(f.string(o.genesisFile, "genesisFile"));
+  if (basename(genesisFile) !== GENESIS_FILE) throw f.bad("genesisFile", `must name a file called ${GENESIS_FILE}`);
+  let genesis: GenesisConfig | null;
+  try {
+    genesis = readGenesisFile(dirname(genesisFile));
+  } catch (err) {
+    throw f.bad("genesisFile", (err as Error).message);
+  }
+  if (genesis === null) throw f.bad("genesisFile", `${genesisFile} does not exist`);
+  if (o.chainId !== undefined) {
+    const want = f.decimal(o.chainId, "chainId");
+    if (want !== genesis.chainId)
+      throw f.bad("chainId", `is ${want} but the genesis is for chain ${genesis.chainId}`);
+  }
+  const network = readNetworkFile(rel(f.string(o.networkFile, "networkFile")));
+  const keyPath = rel(f.string(o.keyFile, "keyFile"));
+  const key = readKeyFile(keyPath);
+  const kf = new Fields(keyPath);
+  const me = network.validators[key.index];
+  if (me === undefined)
+    throw kf.bad("index", `is ${key.index} but the network has ${network.validators.length} validators`);
+  if (blsPublicKey !== undefined && !bytesEqual(blsPublicKey(key.blsSecretKey), me.blsPublicKey))
+    throw kf.bad("blsSecretKey", `is not the key of validator ${key.index} in the network file`);
+  if (!bytesEqual(addressFromSecretKey(key.operatorSecretKey), me.address))
+    throw kf.bad("operatorSecretKey", `is not the operator key of validator ${key.index} (address mismatch)`);
+
+  const p2p = f.object(o.p2p, "p2p");
+  f.only(p2p, "p2p.", ["listen", "bootstrap"]);
+  const listen = f.strings(p2p.listen, "p2p.listen", 1);
+  listen.forEach((a, i) => {
+    if (!MULTIADDR.test(a)) throw f.bad(`p2p.listen[${i}]`, `${a} is not a /ip4|ip6|dns…/udp/PORT/quic-v1 or /tcp/PORT multiaddr`);
+  });
+  const bootstrap = f.strings(p2p.bootstrap ?? [], "p2p.bootstrap", 0);
+  bootstrap.forEach((a, i) => {
+    const m = MULTIADDR.exec(a);
+    if (m === null || m[3] === undefined)
+      throw f.bad(`p2p.bootstrap[${i}]`, `${a} is not a multiaddr ending in /p2p/<peer id>`);
+    checkPeerId(f, m[3].slice(5), `p2p.bootstrap[${i}]`);
+  });
+
+  const rpc = f.object(o.rpc, "rpc");
+  f.only(rpc, "rpc.", ["host", "port"]);
+  const rpcHost = f.string(rpc.host, "rpc.host");
+  const rpcPort = f.int(rpc.port, "rpc.port", 0, 65_535);
+  const metrics = o.metrics === undefined ? true : f.bool(o.metrics, "metrics");
+
+  const t = o.timeouts === undefined ? {} : f.object(o.timeouts, "timeouts");
+  f.only(t, "timeouts.", ["leaderMs", "notarizationMs", "nullifyRetryMs", "blockTimeMs"]);
+  const ms = (v: unknown, field: string, dflt: number, min: number) =>
+    v === undefined ? dflt : f.int(v, `timeouts.${field}`, min, 600_000);
+  const leaderTimeoutMs = ms(t.leaderMs, "leaderMs", 1_000, 10);
+  const notarizationTimeoutMs = ms(t.notarizationMs, "notarizationMs", 2_000, 10);
+  if (notarizationTimeoutMs < leaderTimeoutMs)
+    throw f.bad("timeouts.notarizationMs", "must be at least timeouts.leaderMs");
+  const timeouts = {
+    leaderTimeoutMs,
+    notarizationTimeoutMs,
+    nullifyRetryMs: ms(t.nullifyRetryMs, "nullifyRetryMs", notarizationTimeoutMs, 10),
+    minViewMs: ms(t.blockTimeMs, "blockTimeMs", 0, 0),
+  };
+
+  const logLevel = o.logLevel === undefined ? "info" : f.string(o.logLevel, "logLevel");
+  if (!LOG_LEVELS.includes(logLevel)) throw f.bad("logLevel", `must be one of ${LOG_LEVELS.join(", ")}`);
+  const faults = o.faults === undefined ? {} : f.object(o.faults, "faults");
+  f.only(faults, "faults.", ["equivocate"]);
+  const equivocate = faults.equivocate === undefined ? false : f.bool(faults.equivocate, "faults.equivocate");
+
+  return {
+    dataDir,
+    genesis: {
+      ...genesis,
+      validators: network.validators.map((v) => ({ address: v.address, blsKey: v.blsPublicKey, stake: v.stake })),
     },
+    chainName: network.chainName,
+    validators: network.validators,
+    group: network.group,
+    signer: { index: key.index, secretKey: key.blsSecretKey, share: key.blsShare },
+    operatorSecretKey: key.operatorSecretKey,
+    p2p: { listen, bootstrap },
+    rpc: { host: rpcHost, port: rpcPort },
+    metrics,
+    timeouts,
+    logLevel,
+    faults: { equivocate },
   };
 }

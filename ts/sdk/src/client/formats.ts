@@ -6,7 +6,7 @@
  * value also keeps the node's original JSON as `raw`, so fields this SDK
  * version does not know yet stay reachable.
  */
-import { fromJson } from "../json.ts";
+import { fromJson, TX_KEYS } from "../json.ts";
 import { decodeTransaction } from "../tx.ts";
 import type { Address, Hash32, Transaction } from "../types.ts";
 import { ResponseShapeError } from "./errors.ts";
@@ -215,26 +215,6 @@ export function parseEvent(value: unknown, path = "event"): RpcEvent {
   };
 }
 
-const TX_JSON_KEYS = [
-  "chainId",
-  "nonce",
-  "instruction",
-  "cyclesLimit",
-  "cellsLimit",
-  "maxFeePerCycle",
-  "maxFeePerCell",
-  "maxPriorityFeePerCycle",
-  "maxPriorityFeePerCell",
-  "from",
-  "accessList",
-  "metadata",
-  "originTxHash",
-  "originRemainingCycles",
-  "originRemainingCells",
-  "signature",
-  "additionalSigners",
-];
-
 /** Parses a transaction object: from its canonical bytes (`raw`) when given, else from its TxJson fields. */
 export function parseTransaction(value: unknown, path = "transaction"): RpcTransaction {
   const s = new Shape(value, path);
@@ -244,7 +224,7 @@ export function parseTransaction(value: unknown, path = "transaction"): RpcTrans
       transaction = decodeTransaction(s.data("raw"));
     } else {
       const json: Record<string, unknown> = {};
-      for (const k of TX_JSON_KEYS) if (s.value[k] !== undefined) json[k] = s.value[k];
+      for (const k of TX_KEYS) if (k !== "signingHash" && s.value[k] !== undefined) json[k] = s.value[k];
       transaction = fromJson(json);
     }
   } catch (err) {
