@@ -1,7 +1,6 @@
-import { actorAddress, decodeTransaction, keccak256 } from "@cowboy/sdk";
+import { decodeTransaction, keccak256 } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import {
-  type ActorExecRequest,
   Chain,
   type ChainParams,
   DEFAULT_PARAMS,
@@ -11,110 +10,30 @@ import {
   storageKey,
   systemKey,
   TABLE,
-  UNITS_PER_CBY,
   VM_NS_PVM,
 } from "../src/index.ts";
 import {
   type ActorScript,
   addrA,
   addrB,
-  CHAIN_ID,
+  CBY,
+  FEES,
   hexOf,
   keyA,
   keyB,
   PROPOSER,
+  SCRIPTED_GENESIS,
+  ScriptedChain,
   script,
-  scriptedExecutor,
   signed,
+  T0,
 } from "./stf-helpers.ts";
 
-const CBY = UNITS_PER_CBY;
-const T0 = 1_700_000_000_000n;
-const genesis = {
-  chainId: CHAIN_ID,
-  timestampMs: T0,
-  accounts: [
-    { address: addrA, balance: 10_000n * CBY },
-    { address: addrB, balance: 10_000n * CBY },
-  ],
-};
-const FEES = { maxFeePerCycle: 10_000n, maxFeePerCell: 10_000n, tipCycle: 0n, tipCell: 0n };
-
-class Harness {
-  readonly state = new MemoryState();
-  readonly log: ActorExecRequest[] = [];
-  readonly chain: Chain;
-  nonce = new Map<string, bigint>();
-  t = T0;
-  constructor(params: ChainParams = DEFAULT_PARAMS) {
-    this.chain = Chain.create({
-      state: this.state,
-      genesis,
-      params,
-      executor: scriptedExecutor(this.state, this.log),
-    });
-  }
-  next(key: Uint8Array): bigint {
-    const k = hexOf(key);
-    const n = this.nonce.get(k) ?? 0n;
-    this.nonce.set(k, n + 1n);
-    return n;
-  }
-  /** Builds one block of `txs`; fails the test if any was skipped. */
-  block(txs: Uint8Array[] = []) {
-    this.t += 1000n;
-    const r = this.chain.buildBlock(txs, { timestampMs: this.t, proposer: PROPOSER });
-    expect(r.skipped).toEqual([]);
-    return r;
-  }
-  deploy(
-    key: Uint8Array,
-    s: ActorScript,
-    value = 100n * CBY,
-    salt = 1,
-  ): { addr: Uint8Array; receipt: ExecutionReceipt } {
-    const source = script(s);
-    const saltB = new Uint8Array(32);
-    saltB[31] = salt;
-    const tx = signed(
-      key,
-      { kind: "deploy", source, salt: saltB, initArgs: new Uint8Array(0), value },
-      { nonce: this.next(key), cyclesLimit: 1_000_000n, cellsLimit: 100_000n, ...FEES },
-    );
-    const r = this.block([tx]);
-    return {
-      addr: actorAddress(decodeTransaction(tx).from, saltB, source),
-      receipt: r.receipts[0] as ExecutionReceipt,
-    };
-  }
-  callTx(key: Uint8Array, to: Uint8Array, handler: string, value = 0n, cyclesLimit = 2_000_000n): Uint8Array {
-    return signed(
-      key,
-      { kind: "call", to, handler, args: Uint8Array.of(0x80), value },
-      { nonce: this.next(key), cyclesLimit, cellsLimit: 10_000n, ...FEES },
-    );
-  }
-  call(
-    key: Uint8Array,
-    to: Uint8Array,
-    handler: string,
-    value = 0n,
-    cyclesLimit = 2_000_000n,
-  ): ExecutionReceipt {
-    return this.block([this.callTx(key, to, handler, value, cyclesLimit)]).receipts[0] as ExecutionReceipt;
-  }
-  count(actor: Uint8Array, key = "n"): number {
-    const v = this.chain.getActorStorage(actor, new TextEncoder().encode(key));
-    return v === null ? 0 : new DataView(v.buffer, v.byteOffset).getUint32(0);
-  }
-  balance(a: Uint8Array): bigint {
-    return this.chain.getAccount(a)?.balance ?? 0n;
-  }
-}
+const genesis = SCRIPTED_GENESIS;
 
 describe("deploy (§1.2, §17.2)", () => {
   it("creates the actor at the CREATE2 address, stores code, runs __init__ and moves value", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const s: ActorScript = { __init__: { cycles: 5_000, count: "init" } };
     const before = h.balance(addrA);
     const { addr, receipt } = h.deploy(keyA, s, 7n * CBY);
@@ -139,7 +58,7 @@ describe("deploy (§1.2, §17.2)", () => {
   });
 
   it("a failing __init__ leaves no actor behind", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const { addr, receipt } = h.deploy(keyA, { __init__: { cycles: 10, fail: true } });
     expect(receipt.status).toBe("reverted");
     expect(h.chain.getAccount(addr)).toBeNull();
@@ -148,7 +67,7 @@ describe("deploy (§1.2, §17.2)", () => {
 });
 
 describe("message cascades (§3.3)", () => {
-  function pair(h: Harness, pong: ActorScript["x"]) {
+  function pair(h: ScriptedChain, pong: ActorScript["x"]) {
     const y = h.deploy(keyB, { pong: pong as ActorScript["x"] }, 0n, 2).addr;
     const x = h.deploy(
       keyA,
@@ -169,7 +88,7 @@ describe("message cascades (§3.3)", () => {
   }
 
   it("delivers nested sends in the same transaction with value, events and exact cycles", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const { x, y } = pair(h, {
       cycles: 2_000,
       count: "n",
@@ -196,7 +115,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("a failing handler reverts only its own effects", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const { x, y } = pair(h, { cycles: 2_000, count: "n", fail: true });
     const r = h.call(keyA, x, "ping");
     expect(r.status).toBe("success");
@@ -208,7 +127,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("a failing transaction reverts everything but still pays", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const x = h.deploy(keyA, { boom: { cycles: 4_000, count: "n", fail: true } }).addr;
     const before = h.balance(addrA);
     const r = h.call(keyA, x, "boom", 3n * CBY);
@@ -222,7 +141,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("running out of the transaction's cycles anywhere fails the whole transaction", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const { x, y } = pair(h, { cycles: 500_000, count: "n" });
     const r = h.call(keyA, x, "ping", 0n, 21_000n + 3_000n + 100_000n);
     expect(r.status).toBe("outOfCycles");
@@ -232,7 +151,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("caps fanout at 1,024 messages per transaction", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const sink = h.deploy(keyB, { s: { cycles: 1 } }, 0n, 9).addr;
     const sends = (n: number) => [{ kind: "send" as const, to: hexOf(sink), handler: "s", times: n }];
     const x = h.deploy(keyA, {
@@ -248,7 +167,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("caps the message depth at 32", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const x = h.deploy(keyA, {
       rec: { cycles: 100, count: "n", effects: [{ kind: "send", to: "self", handler: "rec" }] },
     }).addr;
@@ -267,7 +186,7 @@ describe("message cascades (§3.3)", () => {
       ...DEFAULT_PARAMS,
       limits: { ...DEFAULT_PARAMS.limits, perActorPerBlockCycles: 1_000_000n },
     };
-    const h = new Harness(params);
+    const h = new ScriptedChain(params);
     const sink = h.deploy(keyB, { s: { cycles: 1 } }, 0n, 9).addr;
     const x = h.deploy(keyA, {
       big: {
@@ -301,7 +220,7 @@ describe("message cascades (§3.3)", () => {
 
   it("expires dedup entries after dedup_window blocks", () => {
     const params: ChainParams = { ...DEFAULT_PARAMS, limits: { ...DEFAULT_PARAMS.limits, dedupWindow: 2n } };
-    const h = new Harness(params);
+    const h = new ScriptedChain(params);
     const x = h.deploy(keyA, { p: { cycles: 1 } }).addr;
     h.call(keyA, x, "p");
     const id = h.log.find((q) => q.handler === "p")?.context.invocationId as Uint8Array;
@@ -313,7 +232,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("calls to a plain account or without a runtime fail cleanly", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     expect(h.call(keyA, addrB, "x").error).toMatch(/^ERR_EXEC_NOT_ACTOR/);
     const bare = Chain.create({ state: new MemoryState(), genesis });
     const src = script({});
@@ -329,7 +248,7 @@ describe("message cascades (§3.3)", () => {
   });
 
   it("simulateCall and estimateFee run the cascade without changing the state", () => {
-    const h = new Harness();
+    const h = new ScriptedChain();
     const { x, y } = pair(h, { cycles: 2_000, count: "n" });
     const root = h.chain.head.stateRoot;
     const sim = h.chain.simulateCall({ from: addrA, to: x, handler: "ping", args: Uint8Array.of(0x80) });
@@ -340,7 +259,7 @@ describe("message cascades (§3.3)", () => {
     expect(h.count(y)).toBe(0);
     expect(h.balance(y)).toBe(0n);
     const est = h.chain.estimateFee(decodeTransaction(h.callTx(keyA, x, "ping")));
-    h.nonce.set(hexOf(keyA), (h.nonce.get(hexOf(keyA)) ?? 1n) - 1n);
+    h.unuseNonce(keyA);
     expect(est.cyclesUsed).toBe(26_000n);
     expect(est.cellsUsed).toBe(1n);
     expect(est.cyclesLimit).toBe(31_200n);
@@ -357,7 +276,7 @@ describe("message cascades (§3.3)", () => {
       ...DEFAULT_PARAMS,
       laneMultiplierBps: { ...DEFAULT_PARAMS.laneMultiplierBps, user: 15_000n },
     };
-    const h = new Harness(params);
+    const h = new ScriptedChain(params);
     const tx = signed(
       keyA,
       { kind: "transfer", to: addrB, amount: 1n },

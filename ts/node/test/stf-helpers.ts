@@ -9,22 +9,32 @@
  */
 import { createRequire } from "node:module";
 import {
+  actorAddress,
   addressFromSecretKey,
+  type Block,
+  decodeTransaction,
   encodeTransaction,
   type Instruction,
   signTransaction,
   type Transaction,
   zeroSignature,
 } from "@cowboy/sdk";
+import { expect } from "vitest";
 import {
   type ActorEffect,
   type ActorExecRequest,
   type ActorExecResult,
   type ActorExecutor,
+  Chain,
+  type ChainParams,
   codeKey,
+  DEFAULT_PARAMS,
+  type ExecutionReceipt,
+  MemoryState,
   type StateBackend,
   storageKey,
   timerId,
+  UNITS_PER_CBY,
   VM_NS_PVM,
 } from "../src/index.ts";
 
@@ -219,3 +229,111 @@ export function scriptedExecutor(state: StateBackend, log: ActorExecRequest[] = 
 }
 
 export { hexOf };
+
+// ---------------------------------------------------------------- a scripted chain
+
+export const CBY = UNITS_PER_CBY;
+/** Genesis timestamp of {@link ScriptedChain}; each block adds one second. */
+export const T0 = 1_700_000_000_000n;
+/** Genesis of {@link ScriptedChain}: accounts A and B with 10,000 CBY each. */
+export const SCRIPTED_GENESIS = {
+  chainId: CHAIN_ID,
+  timestampMs: T0,
+  accounts: [
+    { address: addrA, balance: 10_000n * CBY },
+    { address: addrB, balance: 10_000n * CBY },
+  ],
+};
+/** Fee caps at 1× the minimum basefees and no tips: fees are exactly the basefee part. */
+export const FEES = { maxFeePerCycle: 10_000n, maxFeePerCell: 10_000n, tipCycle: 0n, tipCell: 0n };
+
+/**
+ * A chain on a {@link MemoryState} running {@link scriptedExecutor} actors, with the
+ * bookkeeping a scenario test needs: nonces per key, one block per call (a skipped
+ * transaction fails the test), deploys and calls with fixed limits.
+ */
+export class ScriptedChain {
+  readonly state = new MemoryState();
+  readonly log: ActorExecRequest[] = [];
+  readonly chain: Chain;
+  readonly blocks: Block[] = [];
+  private readonly nonces = new Map<string, bigint>();
+  t = T0;
+  constructor(params: ChainParams = DEFAULT_PARAMS) {
+    this.chain = Chain.create({
+      state: this.state,
+      genesis: SCRIPTED_GENESIS,
+      params,
+      executor: scriptedExecutor(this.state, this.log),
+    });
+  }
+  get height(): bigint {
+    return this.chain.head.height;
+  }
+  /** The next nonce of `key` (and counts it as used). */
+  nonce(key: Uint8Array): bigint {
+    const n = this.nonces.get(hexOf(key)) ?? 0n;
+    this.nonces.set(hexOf(key), n + 1n);
+    return n;
+  }
+  /** Hands out `key`'s last nonce again (for a transaction that was built but never sent). */
+  unuseNonce(key: Uint8Array): void {
+    const n = this.nonces.get(hexOf(key)) ?? 0n;
+    if (n > 0n) this.nonces.set(hexOf(key), n - 1n);
+  }
+  /** Builds one block of `txs`, one second after the previous; fails the test if any was skipped. */
+  block(txs: Uint8Array[] = []) {
+    this.t += 1000n;
+    const r = this.chain.buildBlock(txs, { timestampMs: this.t, proposer: PROPOSER });
+    expect(r.skipped).toEqual([]);
+    this.blocks.push(r.block);
+    return r;
+  }
+  /** Deploys `s` from `key` with `value` and salt byte `salt` in its own block. */
+  deploy(
+    key: Uint8Array,
+    s: ActorScript,
+    value = 100n * CBY,
+    salt = 1,
+  ): { addr: Uint8Array; receipt: ExecutionReceipt } {
+    const source = script(s);
+    const saltB = new Uint8Array(32);
+    saltB[31] = salt;
+    const tx = signed(
+      key,
+      { kind: "deploy", source, salt: saltB, initArgs: new Uint8Array(0), value },
+      { nonce: this.nonce(key), cyclesLimit: 1_000_000n, cellsLimit: 100_000n, ...FEES },
+    );
+    const r = this.block([tx]);
+    return {
+      addr: actorAddress(decodeTransaction(tx).from, saltB, source),
+      receipt: r.receipts[0] as ExecutionReceipt,
+    };
+  }
+  /** A signed call of `handler` (no arguments) from `key`. */
+  callTx(key: Uint8Array, to: Uint8Array, handler: string, value = 0n, cyclesLimit = 2_000_000n): Uint8Array {
+    return signed(
+      key,
+      { kind: "call", to, handler, args: Uint8Array.of(0x80), value },
+      { nonce: this.nonce(key), cyclesLimit, cellsLimit: 10_000n, ...FEES },
+    );
+  }
+  /** Calls `handler` in its own block and returns the receipt. */
+  call(
+    key: Uint8Array,
+    to: Uint8Array,
+    handler: string,
+    value = 0n,
+    cyclesLimit = 2_000_000n,
+  ): ExecutionReceipt {
+    return this.block([this.callTx(key, to, handler, value, cyclesLimit)]).receipts[0] as ExecutionReceipt;
+  }
+  /** The u32 counter a scripted handler keeps under storage key `key` (0 when unset). */
+  count(actor: Uint8Array, key = "n"): number {
+    const v = this.chain.getActorStorage(actor, new TextEncoder().encode(key));
+    return v === null ? 0 : new DataView(v.buffer, v.byteOffset).getUint32(0);
+  }
+  balance(a: Uint8Array): bigint {
+    return this.chain.getAccount(a)?.balance ?? 0n;
+  }
+}

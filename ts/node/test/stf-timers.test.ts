@@ -1,4 +1,4 @@
-import { type Block, decodeTransaction, signingHash } from "@cowboy/sdk";
+import { decodeTransaction, signingHash } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import {
   type ActorExecRequest,
@@ -8,94 +8,39 @@ import {
   type ExecutionReceipt,
   MemoryState,
   timerId,
-  UNITS_PER_CBY,
 } from "../src/index.ts";
 import {
   type ActorScript,
-  addrA,
   addrB,
-  CHAIN_ID,
+  CBY,
+  FEES,
   hexOf,
   keyA,
   keyB,
-  PROPOSER,
-  script,
+  SCRIPTED_GENESIS,
+  ScriptedChain,
   scriptedExecutor,
   signed,
 } from "./stf-helpers.ts";
 
-const CBY = UNITS_PER_CBY;
-const T0 = 1_700_000_000_000n;
-const genesis = {
-  chainId: CHAIN_ID,
-  timestampMs: T0,
-  accounts: [
-    { address: addrA, balance: 10_000n * CBY },
-    { address: addrB, balance: 10_000n * CBY },
-  ],
-};
-const FEES = { maxFeePerCycle: 10_000n, maxFeePerCell: 10_000n, tipCycle: 0n, tipCell: 0n };
+const genesis = SCRIPTED_GENESIS;
 /** §5.1a per-fire pre-charge at the minimum basefees: 550,000 × 10,000 + 550,000 × 10,000 */
 const MAX_COST = 11_000_000_000n;
 
 const TICK = { cycles: 7_000, cells: 3, count: "t" };
 
-class Harness {
-  readonly state = new MemoryState();
-  readonly log: ActorExecRequest[] = [];
-  readonly chain: Chain;
-  private readonly nonces = new Map<string, bigint>();
-  t = T0;
-  readonly blocks: Block[] = [];
-  constructor(params: ChainParams = DEFAULT_PARAMS) {
-    this.chain = Chain.create({
-      state: this.state,
-      genesis,
-      params,
-      executor: scriptedExecutor(this.state, this.log),
-    });
+/** Actors deployed and called from A; the scripted tick counter is storage key "t". */
+class Harness extends ScriptedChain {
+  deployA(s: ActorScript, value = 100n * CBY): Uint8Array {
+    const { receipt } = this.deploy(keyA, s, value, value === 0n ? 1 : 2);
+    expect(receipt.status).toBe("success");
+    return receipt.contractAddress as Uint8Array;
   }
-  nonce(key: Uint8Array): bigint {
-    const n = this.nonces.get(hexOf(key)) ?? 0n;
-    this.nonces.set(hexOf(key), n + 1n);
-    return n;
+  callA(to: Uint8Array, handler: string): Uint8Array {
+    return this.callTx(keyA, to, handler);
   }
-  block(txs: Uint8Array[] = []) {
-    this.t += 1000n;
-    const r = this.chain.buildBlock(txs, { timestampMs: this.t, proposer: PROPOSER });
-    expect(r.skipped).toEqual([]);
-    this.blocks.push(r.block);
-    return r;
-  }
-  get height(): bigint {
-    return this.chain.head.height;
-  }
-  deploy(s: ActorScript, value = 100n * CBY): Uint8Array {
-    const tx = signed(
-      keyA,
-      {
-        kind: "deploy",
-        source: script(s),
-        salt: new Uint8Array(32).fill(value === 0n ? 1 : 2),
-        initArgs: new Uint8Array(0),
-        value,
-      },
-      { nonce: this.nonce(keyA), cyclesLimit: 1_000_000n, cellsLimit: 100_000n, ...FEES },
-    );
-    const r = this.block([tx]).receipts[0] as ExecutionReceipt;
-    expect(r.status).toBe("success");
-    return r.contractAddress as Uint8Array;
-  }
-  callTx(to: Uint8Array, handler: string): Uint8Array {
-    return signed(
-      keyA,
-      { kind: "call", to, handler, args: Uint8Array.of(0x80), value: 0n },
-      { nonce: this.nonce(keyA), cyclesLimit: 2_000_000n, cellsLimit: 10_000n, ...FEES },
-    );
-  }
-  count(actor: Uint8Array): number {
-    const v = this.chain.getActorStorage(actor, new TextEncoder().encode("t"));
-    return v === null ? 0 : new DataView(v.buffer, v.byteOffset).getUint32(0);
+  ticks(actor: Uint8Array): number {
+    return this.count(actor, "t");
   }
   timerReceipts(r: { receipts: ExecutionReceipt[] }): ExecutionReceipt[] {
     return r.receipts.filter((x) => x.kind === "timer");
@@ -105,11 +50,11 @@ class Harness {
 describe("timers (§5.1a)", () => {
   it("a set_timer at height h fires at h (not in the creating block) and pays the exact fee", () => {
     const h = new Harness();
-    const x = h.deploy({
+    const x = h.deployA({
       arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 2, handler: "tick" }] },
       tick: TICK,
     });
-    const armed = h.block([h.callTx(x, "arm")]);
+    const armed = h.block([h.callA(x, "arm")]);
     const createdAt = h.height;
     const armReq = h.log.find((q) => q.handler === "arm") as ActorExecRequest;
     const id = timerId(armReq.context.invocationId, 0);
@@ -119,7 +64,7 @@ describe("timers (§5.1a)", () => {
     expect(hexOf(t?.feePayer as Uint8Array)).toBe(hexOf(x));
     const b1 = h.block();
     expect(h.timerReceipts(b1)).toEqual([]);
-    expect(h.count(x)).toBe(0);
+    expect(h.ticks(x)).toBe(0);
     const before = h.chain.getAccount(x)?.balance as bigint;
     const b2 = h.block();
     expect(h.height).toBe(createdAt + 2n);
@@ -132,7 +77,7 @@ describe("timers (§5.1a)", () => {
     expect(fire?.burned).toBe(7_003n * 10_000n);
     expect(fire?.tip).toBe(0n);
     expect(h.chain.getAccount(x)?.balance).toBe(before - 7_003n * 10_000n);
-    expect(h.count(x)).toBe(1);
+    expect(h.ticks(x)).toBe(1);
     expect(h.chain.getTimer(id)).toBeNull();
     expect(b2.block.header.cyclesUsed).toBe(7_000n);
     // the fire ran as the actor messaging itself, at the fire height
@@ -144,18 +89,18 @@ describe("timers (§5.1a)", () => {
 
   it("a timer for the creating block is refused", () => {
     const h = new Harness();
-    const x = h.deploy({
+    const x = h.deployA({
       now: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 0, handler: "tick" }] },
       tick: TICK,
     });
-    const r = h.block([h.callTx(x, "now")]).receipts[0] as ExecutionReceipt;
+    const r = h.block([h.callA(x, "now")]).receipts[0] as ExecutionReceipt;
     expect(r.status).toBe("reverted");
     expect(r.error).toMatch(/^ERR_EXEC_TIMER: ERR_TIMER_NOT_FUTURE/);
   });
 
   it("ScheduleTimer/CancelTimer transactions: the sender pays each fire, only the owner cancels", () => {
     const h = new Harness();
-    const x = h.deploy({ tick: TICK });
+    const x = h.deployA({ tick: TICK });
     const sched = (at: bigint) =>
       signed(
         keyB,
@@ -194,22 +139,22 @@ describe("timers (§5.1a)", () => {
     expect(h.timerReceipts(fire).map((q) => hexOf(q.timerId as Uint8Array))).toEqual([hexOf(id1)]);
     expect(h.chain.getAccount(addrB)?.balance).toBe(before - 7_003n * 10_000n);
     expect(h.chain.getAccount(x)?.balance).toBe(actorBefore);
-    expect(h.count(x)).toBe(1);
+    expect(h.ticks(x)).toBe(1);
   });
 
   it("an unfunded timer self-destructs without firing", () => {
     const h = new Harness();
-    const x = h.deploy(
+    const x = h.deployA(
       { arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick" }] }, tick: TICK },
       0n,
     );
-    h.block([h.callTx(x, "arm")]);
+    h.block([h.callA(x, "arm")]);
     const id = timerId((h.log.find((q) => q.handler === "arm") as ActorExecRequest).context.invocationId, 0);
     expect(h.chain.getTimer(id)).not.toBeNull();
     const r = h.block();
     expect(h.timerReceipts(r)).toEqual([]);
     expect(h.chain.getTimer(id)).toBeNull();
-    expect(h.count(x)).toBe(0);
+    expect(h.ticks(x)).toBe(0);
     expect(h.chain.getAccount(x)?.balance).toBe(0n);
     expect(MAX_COST).toBe(11n * CBY);
   });
@@ -220,7 +165,7 @@ describe("timers (§5.1a)", () => {
       timer: { ...DEFAULT_PARAMS.timer, laneCycles: 550_000n, defaultTtlBlocks: 1n },
     };
     const h = new Harness(params);
-    const x = h.deploy({
+    const x = h.deployA({
       arm3: {
         cycles: 1_000,
         effects: [
@@ -231,7 +176,7 @@ describe("timers (§5.1a)", () => {
       },
       tick: TICK,
     });
-    h.block([h.callTx(x, "arm3")]);
+    h.block([h.callA(x, "arm3")]);
     const inv = (h.log.find((q) => q.handler === "arm3") as ActorExecRequest).context.invocationId;
     const ids = [0, 1, 2].map((i) => hexOf(timerId(inv, i)));
     h.block();
@@ -239,7 +184,7 @@ describe("timers (§5.1a)", () => {
     for (let i = 0; i < 3; i++)
       fired.push(h.timerReceipts(h.block()).map((q) => hexOf(q.timerId as Uint8Array)));
     expect(fired).toEqual([[ids[0]], [ids[1]], []]);
-    expect(h.count(x)).toBe(2);
+    expect(h.ticks(x)).toBe(2);
     expect(h.chain.getTimer(Buffer.from(ids[2] as string, "hex"))).toBeNull();
   });
 
@@ -250,8 +195,8 @@ describe("timers (§5.1a)", () => {
     };
     const h = new Harness(params);
     const three = { kind: "setTimer" as const, inBlocks: 2, handler: "tick" };
-    const x = h.deploy({ arm3: { cycles: 1_000, effects: [three, three, three] }, tick: TICK });
-    h.block([h.callTx(x, "arm3")]);
+    const x = h.deployA({ arm3: { cycles: 1_000, effects: [three, three, three] }, tick: TICK });
+    h.block([h.callA(x, "arm3")]);
     const inv = (h.log.find((q) => q.handler === "arm3") as ActorExecRequest).context.invocationId;
     const ids = [0, 1, 2].map((i) => hexOf(timerId(inv, i)));
     h.block();
@@ -261,37 +206,37 @@ describe("timers (§5.1a)", () => {
     expect(first.map((q) => q.status)).toEqual(["success", "success"]);
     const second = h.timerReceipts(h.block());
     expect(second.map((q) => hexOf(q.timerId as Uint8Array))).toEqual([ids[2]]);
-    expect(h.count(x)).toBe(3);
+    expect(h.ticks(x)).toBe(3);
   });
 
   it("interval timers re-arm every n blocks", () => {
     const h = new Harness();
-    const x = h.deploy({
+    const x = h.deployA({
       arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 3 }] },
       tick: TICK,
     });
-    h.block([h.callTx(x, "arm")]);
+    h.block([h.callA(x, "arm")]);
     const start = h.height;
     const firedAt: bigint[] = [];
     for (let i = 0; i < 8; i++) if (h.timerReceipts(h.block()).length > 0) firedAt.push(h.height - start);
     expect(firedAt).toEqual([1n, 4n, 7n]);
-    expect(h.count(x)).toBe(3);
+    expect(h.ticks(x)).toBe(3);
   });
 
   it("replays to the same roots and receipts (timers and cascades included)", () => {
     const h = new Harness();
-    const y = h.deploy({ pong: { cycles: 500, count: "t" } }, 0n);
-    const x = h.deploy({
+    const y = h.deployA({ pong: { cycles: 500, count: "t" } }, 0n);
+    const x = h.deployA({
       arm: { cycles: 1_000, effects: [{ kind: "setTimer", inBlocks: 1, handler: "tick", interval: 2 }] },
       tick: { cycles: 7_000, effects: [{ kind: "send", to: hexOf(y), handler: "pong", value: 1 }] },
     });
-    h.block([h.callTx(x, "arm")]);
+    h.block([h.callA(x, "arm")]);
     const receipts: string[] = [];
     for (let i = 0; i < 5; i++)
       receipts.push(
         JSON.stringify(h.block().receipts.map((r) => [r.kind, r.status, `${r.cyclesUsed}`, `${r.feePaid}`])),
       );
-    expect(h.count(y)).toBe(3);
+    expect(h.ticks(y)).toBe(3);
     const state = new MemoryState();
     const replica = Chain.create({ state, genesis, executor: scriptedExecutor(state) });
     const replayed: string[] = [];
