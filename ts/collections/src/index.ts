@@ -1,1 +1,2 @@
 export * from "./binary-heap.ts";
+export * from "./sfc32.ts";

@@ -5,7 +5,6 @@ export * from "./scheme.ts";
 export * from "./sim/clock.ts";
 export * from "./sim/harness.ts";
 export * from "./sim/mac-scheme.ts";
-export * from "./sim/random.ts";
 export * from "./sync.ts";
 export * from "./types.ts";
 export * from "./validators/index.ts";

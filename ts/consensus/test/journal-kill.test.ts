@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { Sfc32 } from "@cowboy/collections";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type Clock,
@@ -12,7 +13,6 @@ import {
   type Message,
   type Proposal,
   type Round,
-  SimRandom,
   type Vote,
   Voter,
 } from "../src/index.ts";
@@ -74,7 +74,7 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
   it("a validator killed and restarted many times never signs conflicting votes", async () => {
     const scheme = new MacScheme(N, SEED);
     const journal = join(dir, "v3.journal");
-    const random = new SimRandom(20261121);
+    const random = new Sfc32(20261121);
     const finals: string[][] = [[], [], []];
     const voters: Voter[] = [];
     const childVotes: Vote[] = [];
@@ -179,9 +179,9 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
     };
     try {
       for (let round = 0; round < 12; round++) {
-        await new Promise((r) => setTimeout(r, random.int(300, 1_200)));
+        await new Promise((r) => setTimeout(r, random.between(300, 1_200)));
         await kill();
-        await new Promise((r) => setTimeout(r, random.int(50, 400)));
+        await new Promise((r) => setTimeout(r, random.between(50, 400)));
         startChild();
       }
       await new Promise((r) => setTimeout(r, 1_500));

@@ -3,6 +3,7 @@
  * cross-implementation tests). Deterministic: the same seed gives the same
  * sequence on every run.
  */
+import { Sfc32 } from "@cowboy/collections";
 import {
   type Block,
   type BlockHeader,
@@ -16,43 +17,14 @@ import {
   utf8,
 } from "../src/index.ts";
 
-/** sfc32: a small, fast, seedable PRNG (32-bit state words). */
-export class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(seed: number) {
-    this.a = 0x9e3779b9;
-    this.b = 0x243f6a88;
-    this.c = 0xb7e15162;
-    this.d = seed >>> 0;
-    for (let i = 0; i < 16; i++) this.u32();
-  }
-
-  /** Uniform 32-bit unsigned integer. */
-  u32(): number {
-    const t = (((this.a + this.b) >>> 0) + this.d) >>> 0;
-    this.d = (this.d + 1) >>> 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) >>> 0;
-    this.c = ((this.c << 21) | (this.c >>> 11)) >>> 0;
-    this.c = (this.c + t) >>> 0;
-    return t;
-  }
-
-  /** Uniform integer in [0, n). */
-  int(n: number): number {
-    return Math.floor((this.u32() / 0x1_0000_0000) * n);
-  }
-
+/** Test-data generator over the shared seeded PRNG. */
+export class Rng extends Sfc32 {
   bool(p = 0.5): boolean {
-    return this.u32() / 0x1_0000_0000 < p;
+    return this.fraction() < p;
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)] as T;
+    return items[this.below(items.length)] as T;
   }
 
   bytes(n: number): Uint8Array {
@@ -63,9 +35,9 @@ export class Rng {
 
   /** A u64 biased toward the edges of the varint / u64 encodings. */
   u64(): bigint {
-    switch (this.int(6)) {
+    switch (this.below(6)) {
       case 0:
-        return BigInt(this.int(128));
+        return BigInt(this.below(128));
       case 1:
         return this.pick([
           0n,
@@ -82,7 +54,7 @@ export class Rng {
       case 2:
         return BigInt(this.u32());
       default: {
-        const bits = BigInt(1 + this.int(64));
+        const bits = BigInt(1 + this.below(64));
         const v = (BigInt(this.u32()) << 32n) | BigInt(this.u32());
         return v & ((1n << bits) - 1n);
       }
@@ -91,7 +63,7 @@ export class Rng {
 
   /** Byte string with a length biased to short (occasionally crossing the 1-byte length prefix). */
   blob(max = 200): Uint8Array {
-    return this.bytes(this.bool(0.2) ? 0 : this.int(max));
+    return this.bytes(this.bool(0.2) ? 0 : this.below(max));
   }
 }
 
@@ -110,7 +82,7 @@ const SOURCE_PIECES = [
 
 function word(rng: Rng, start: string, rest: string): string {
   let s = rng.pick([...start]);
-  const n = rng.int(rng.bool(0.1) ? 64 : 12);
+  const n = rng.below(rng.bool(0.1) ? 64 : 12);
   for (let i = 0; i < n; i++) s += rng.pick([...rest]);
   return s;
 }
@@ -118,14 +90,14 @@ function word(rng: Rng, start: string, rest: string): string {
 /** Canonical Python source bytes (UTF-8, NFC, LF, no BOM). */
 export function randomSource(rng: Rng): Uint8Array {
   let s = "";
-  const n = rng.int(6);
+  const n = rng.below(6);
   for (let i = 0; i < n; i++) s += rng.pick(SOURCE_PIECES);
   return utf8(s);
 }
 
 /** A random instruction of any kind. */
 export function randomInstruction(rng: Rng): Instruction {
-  switch (rng.int(7)) {
+  switch (rng.below(7)) {
     case 0:
       return { kind: "transfer", to: rng.bytes(20), amount: rng.u64() };
     case 1:
@@ -158,7 +130,7 @@ export function randomInstruction(rng: Rng): Instruction {
     case 4:
       return { kind: "cancelTimer", actor: rng.bytes(20), timerId: rng.bytes(32) };
     case 5:
-      return { kind: "custom", subType: rng.int(256), payload: rng.blob() };
+      return { kind: "custom", subType: rng.below(256), payload: rng.blob() };
     default:
       return {
         kind: "publishLibrary",
@@ -172,7 +144,7 @@ export function randomInstruction(rng: Rng): Instruction {
 /** A random (structurally valid, not necessarily signed) transaction. */
 export function randomTransaction(rng: Rng): Transaction {
   const signers: Array<{ address: Uint8Array; signature: Uint8Array }> = [];
-  const n = rng.bool(0.7) ? 0 : rng.int(4);
+  const n = rng.bool(0.7) ? 0 : rng.below(4);
   for (let i = 0; i < n; i++) signers.push({ address: rng.bytes(20), signature: rng.bytes(65) });
   signers.sort((x, y) => compareBytes(x.address, y.address));
   const additionalSigners = signers.filter(
@@ -180,9 +152,9 @@ export function randomTransaction(rng: Rng): Transaction {
   );
   const accessList = rng.bool(0.8)
     ? null
-    : Array.from({ length: rng.int(3) }, () => ({
+    : Array.from({ length: rng.below(3) }, () => ({
         address: rng.bytes(20),
-        storageKeys: Array.from({ length: rng.int(3) }, () => rng.blob(40)),
+        storageKeys: Array.from({ length: rng.below(3) }, () => rng.blob(40)),
       }));
   const deferred = rng.bool(0.15);
   return {
@@ -209,26 +181,26 @@ export function randomTransaction(rng: Rng): Transaction {
 /** Mutations of an encoding used by the fuzz tests. */
 export function mutate(rng: Rng, input: Uint8Array): Uint8Array {
   const b = Uint8Array.from(input);
-  switch (rng.int(7)) {
+  switch (rng.below(7)) {
     case 0: {
       // flip one bit
       if (b.length === 0) return b;
-      const i = rng.int(b.length);
-      b[i] = (b[i] as number) ^ (1 << rng.int(8));
+      const i = rng.below(b.length);
+      b[i] = (b[i] as number) ^ (1 << rng.below(8));
       return b;
     }
     case 1:
       // truncate
-      return b.subarray(0, rng.int(b.length));
+      return b.subarray(0, rng.below(b.length));
     case 2: {
       // insert random bytes
-      const at = rng.int(b.length + 1);
-      return Uint8Array.from([...b.subarray(0, at), ...rng.bytes(1 + rng.int(3)), ...b.subarray(at)]);
+      const at = rng.below(b.length + 1);
+      return Uint8Array.from([...b.subarray(0, at), ...rng.bytes(1 + rng.below(3)), ...b.subarray(at)]);
     }
     case 3: {
       // delete a byte range
-      const at = rng.int(b.length);
-      return Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + rng.int(3))]);
+      const at = rng.below(b.length);
+      return Uint8Array.from([...b.subarray(0, at), ...b.subarray(at + 1 + rng.below(3))]);
     }
     case 4: {
       // non-minimal varint rewrite: turn byte x<0x80 into (x|0x80), 0x00
@@ -241,12 +213,12 @@ export function mutate(rng: Rng, input: Uint8Array): Uint8Array {
     case 5: {
       // overwrite a byte with an edge value (tags, lengths, discriminants)
       if (b.length === 0) return b;
-      b[rng.int(b.length)] = rng.pick([0x00, 0x01, 0x02, 0x7f, 0x80, 0xff]);
+      b[rng.below(b.length)] = rng.pick([0x00, 0x01, 0x02, 0x7f, 0x80, 0xff]);
       return b;
     }
     default:
       // pure random bytes
-      return rng.bytes(rng.int(200));
+      return rng.bytes(rng.below(200));
   }
 }
 
@@ -273,7 +245,7 @@ export function randomHeader(rng: Rng): BlockHeader {
 export function randomBlock(rng: Rng): Block {
   return {
     header: randomHeader(rng),
-    transactions: Array.from({ length: rng.int(5) }, () => randomTransaction(rng)),
+    transactions: Array.from({ length: rng.below(5) }, () => randomTransaction(rng)),
   };
 }
 
@@ -289,7 +261,7 @@ export function randomReceipt(rng: Rng): Receipt {
     feePaid: rng.u64(),
     returnData: rng.blob(60),
     error: rng.bool() ? null : rng.pick(ERRORS),
-    events: Array.from({ length: rng.int(4) }, () => ({
+    events: Array.from({ length: rng.below(4) }, () => ({
       emitter: rng.bytes(20),
       topic: rng.blob(20),
       data: rng.blob(40),

@@ -358,7 +358,7 @@ describe("JSON input: TS = Rust", () => {
         ? (out.instruction as Record<string, unknown>)
         : out;
     const keys = Object.keys(target);
-    switch (rng.int(3)) {
+    switch (rng.below(3)) {
       case 0:
         delete target[rng.pick(keys)];
         break;
@@ -416,7 +416,7 @@ describe("signature checks and helpers: TS = Rust", () => {
             .filter((k) => k !== key)
             .map((k) => ({ key: k, address: addressFromSecretKey(k) }))
             .sort((a, b) => compareBytes(a.address, b.address))
-            .slice(0, 1 + rng.int(2));
+            .slice(0, 1 + rng.below(2));
           tx = {
             ...tx,
             additionalSigners: co.map((c) => ({ address: c.address, signature: new Uint8Array(65) })),
@@ -472,9 +472,9 @@ describe("signature checks and helpers: TS = Rust", () => {
         expect(u8(native.recoverHashSigner(buf(hash), buf(sig)))).toEqual(recoverAddress(hash, sig));
         const data = rng.blob(300);
         expect(u8(native.keccak256(buf(data)))).toEqual(keccak256(data));
-        const items = Array.from({ length: rng.int(9) }, () => rng.bytes(32));
+        const items = Array.from({ length: rng.below(9) }, () => rng.bytes(32));
         expect(u8(native.merkleRoot(items.map(buf)))).toEqual(merkleRoot(items));
-        const text = Array.from({ length: rng.int(6) }, () =>
+        const text = Array.from({ length: rng.below(6) }, () =>
           rng.pick(["\ufeff", "\r\n", "\r", "\n", "e\u0301", "x = 1", "Å"]),
         ).join("");
         expect(native.canonicalizeSource(text)).toBe(new TextDecoder().decode(canonicalizeSource(text)));

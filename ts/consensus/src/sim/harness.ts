@@ -5,6 +5,7 @@
  * Byzantine leaders that equivocate. Everything derives from one seed.
  */
 import { createHash } from "node:crypto";
+import { Sfc32 } from "@cowboy/collections";
 import { blsDevnetKeys, blsDevnetSchemes } from "../bls-scheme.ts";
 import type { SigningScheme } from "../scheme.ts";
 import type { BlockReader } from "../sync.ts";
@@ -12,7 +13,6 @@ import type { Certificate, Equivocation, Message, Proposal, Round, Vote } from "
 import { type Application, DEFAULT_TIMEOUTS, type Journal, type Network, Voter } from "../voter.ts";
 import { SimClock } from "./clock.ts";
 import { MacScheme } from "./mac-scheme.ts";
-import { SimRandom } from "./random.ts";
 
 /** A block of the simulated chain. */
 export interface SimBlock {
@@ -175,7 +175,7 @@ export class Simulation {
   /** the signing scheme of each validator (one shared MacScheme, or one BLS scheme per validator) */
   readonly schemes: readonly SigningScheme[];
   readonly faults: Equivocation[] = [];
-  private readonly random: SimRandom;
+  private readonly random: Sfc32;
   private readonly disks: Disk[];
   private readonly voters: Array<Voter | null>;
   /** partition group of each validator; messages only flow within a group */
@@ -186,7 +186,7 @@ export class Simulation {
   constructor(options: Partial<SimOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
     const n = this.options.validators;
-    this.random = new SimRandom(this.options.seed);
+    this.random = new Sfc32(this.options.seed);
     if (this.options.scheme === "bls") {
       const seed = createHash("sha256").update(`cowboy-sim-bls|${this.options.seed}`).digest();
       this.schemes = blsDevnetSchemes(blsDevnetKeys(n, 0x5157n, seed));
@@ -294,12 +294,12 @@ export class Simulation {
 
   private send(from: number, to: number, message: Message): void {
     if (this.voters[from] === null) return;
-    if (this.groups[from] !== this.groups[to] || this.random.next() < this.options.dropRate) {
+    if (this.groups[from] !== this.groups[to] || this.random.fraction() < this.options.dropRate) {
       this.dropped++;
       return;
     }
     const [lo, hi] = this.options.latency;
-    const at = this.clock.now() + this.random.int(lo, hi);
+    const at = this.clock.now() + this.random.between(lo, hi);
     this.clock.schedule(at, () => {
       const voter = this.voters[to];
       if (!voter) return;
