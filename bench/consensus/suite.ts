@@ -22,55 +22,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  type Application,
   blsDevnetKeys,
   blsDevnetSchemes,
   type Certificate,
-  type Clock,
   DEFAULT_TIMEOUTS,
   MacScheme,
   type Proposal,
-  type Round,
   type SigningScheme,
   type Vote,
   type VoteKind,
   Voter,
 } from "@cowboy/consensus";
-import {
-  type BlockCodec,
-  ConsensusNetwork,
-  createNode,
-  loadOrCreateIdentity,
-  type P2pNode,
-} from "@cowboy/p2p";
+import { ConsensusNetwork, createNode, loadOrCreateIdentity, type P2pNode, systemClock } from "@cowboy/p2p";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
+import { memoryJournal, TOY_GENESIS, ToyChain, toyBlockCodec } from "../../ts/p2p/test/toy-chain.ts";
 import { compare, type Metric, opsPerSecond, type Sample, summarize, writeSuite } from "../lib/report.ts";
-
-interface Block {
-  view: number;
-  height: number;
-  parentView: number;
-  parent: string;
-  proposer: number;
-  beacon: string;
-}
-const GENESIS = "00".repeat(32);
-const digestOf = (b: Block) =>
-  createHash("sha256")
-    .update(`${b.view}|${b.height}|${b.parentView}|${b.parent}|${b.proposer}|${b.beacon}`)
-    .digest("hex");
-const codec: BlockCodec = {
-  encode: (b) => Buffer.from(JSON.stringify(b)),
-  decode: (bytes) => JSON.parse(Buffer.from(bytes).toString("utf8")) as Block,
-};
-const clock: Clock = {
-  now: () => performance.now(),
-  schedule(at, fn) {
-    // setTimeout counts whole milliseconds: round up so a callback never runs before `at`
-    const t = setTimeout(fn, Math.max(0, Math.ceil(at - performance.now())));
-    return () => clearTimeout(t);
-  },
-};
 
 function schemesFor(kind: "bls" | "mac", n: number): SigningScheme[] {
   if (kind === "mac") {
@@ -125,53 +91,31 @@ export async function runNetwork(
       await new Promise((r) => setTimeout(r, 25));
     }
     for (let i = 0; i < n; i++) {
-      const network = new ConsensusNetwork({ node: nodes[i] as P2pNode, codec });
-      const blocks = new Map<string, Block>();
-      const app: Application = {
-        genesis: GENESIS,
-        propose(round: Round, parent: { view: number; digest: string; height: number }, beacon: Uint8Array) {
-          const block: Block = {
-            view: round.view,
-            height: parent.height + 1,
-            parentView: parent.view,
-            parent: parent.digest,
-            proposer: i,
-            beacon: Buffer.from(beacon).toString("hex"),
-          };
-          const digest = digestOf(block);
-          proposedAt.set(digest, performance.now());
-          return { digest, block };
-        },
-        digest: (b) => digestOf(b as Block),
-        link: (b) => {
-          const x = b as Block;
-          return { view: x.view, height: x.height, parentView: x.parentView, parent: x.parent };
-        },
-        verify: () => true,
-        finalizedBlock: (d) => blocks.get(d) ?? null,
-        finalized: (p: Proposal, b: unknown, _c: Certificate | null) => {
-          blocks.set(p.payload, b as Block);
+      const network = new ConsensusNetwork({ node: nodes[i] as P2pNode, codec: toyBlockCodec });
+      const app = new (class extends ToyChain {
+        override finalized(p: Proposal, b: unknown, c: Certificate | null): void {
+          super.finalized(p, b, c);
           if (!measuring) return;
           const t = proposedAt.get(p.payload);
           if (t !== undefined) latencies.push(performance.now() - t);
           if (i === 0) finalizedAt0++;
-        },
-      };
-      const votes: Vote[] = [];
+        }
+      })(i);
+      app.onPropose = (digest) => proposedAt.set(digest, performance.now());
       const voter = new Voter({
         config: {
           me: i,
           epoch: 0,
           genesisSeed: new Uint8Array(32),
-          finalized: { view: 0, digest: GENESIS, height: 0 },
+          finalized: TOY_GENESIS,
           ...DEFAULT_TIMEOUTS,
           minViewMs,
         },
         scheme: schemes[i] as SigningScheme,
         app,
         network,
-        clock,
-        journal: { append: (v) => votes.push(v), load: () => votes },
+        clock: systemClock,
+        journal: memoryJournal(),
       });
       network.onMessage((from, m) => voter.receive(from, m));
       voters.push(voter);
@@ -227,7 +171,13 @@ function latencyMetrics(n: number, bls: NetResult, mac: NetResult, withP99: bool
 function fixtures(kind: "bls" | "mac", n: number) {
   const schemes = schemesFor(kind, n);
   const round = { epoch: 0, view: 7 };
-  const proposal: Proposal = { round, height: 5, parentView: 6, parent: GENESIS, payload: "ab".repeat(32) };
+  const proposal: Proposal = {
+    round,
+    height: 5,
+    parentView: 6,
+    parent: TOY_GENESIS.digest,
+    payload: "ab".repeat(32),
+  };
   const vote = (i: number, k: VoteKind): Vote => {
     const p = k === "nullify" ? null : proposal;
     return {

@@ -3,20 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  type Application,
   type BlsScheme,
   blsDevnetKeys,
   blsDevnetSchemes,
-  type Certificate,
-  type Clock,
   DEFAULT_TIMEOUTS,
-  type FinalizedChain,
   findSafetyViolation,
-  type Journal,
-  type Proposal,
-  type Round,
   type SyncProgress,
-  type Vote,
   Voter,
 } from "@cowboy/consensus";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
@@ -25,102 +17,9 @@ import { serveBlockSync, syncFromPeers } from "../src/block-sync.ts";
 import { ConsensusNetwork } from "../src/consensus-network.ts";
 import { loadOrCreateIdentity } from "../src/identity.ts";
 import { createNode, type P2pNode } from "../src/node.ts";
+import { systemClock } from "../src/validator.ts";
 import type { ValidatorEntry } from "../src/validators.ts";
-import type { BlockCodec } from "../src/wire.ts";
-
-interface Block {
-  view: number;
-  height: number;
-  parentView: number;
-  parent: string;
-  proposer: number;
-  beacon: string;
-}
-
-const GENESIS = "00".repeat(32);
-const digestOf = (b: Block) =>
-  createHash("sha256")
-    .update(`${b.view}|${b.height}|${b.parentView}|${b.parent}|${b.proposer}|${b.beacon}`)
-    .digest("hex");
-
-const blockCodec: BlockCodec = {
-  encode: (block) => new TextEncoder().encode(JSON.stringify(block)),
-  decode: (bytes) => {
-    const v = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as Block;
-    for (const k of ["view", "height", "parentView", "proposer"] as const)
-      if (!Number.isSafeInteger(v[k])) throw new Error(`bad block field ${k}`);
-    if (typeof v.parent !== "string" || typeof v.beacon !== "string") throw new Error("bad block");
-    return v;
-  },
-};
-
-/** The chain of one node: finalized blocks by height with their certificates. */
-class App implements Application, FinalizedChain {
-  readonly genesis = GENESIS;
-  readonly chain: Array<{ proposal: Proposal; block: Block; certificate: Certificate | null }> = [];
-  private readonly me: number;
-  constructor(me: number) {
-    this.me = me;
-  }
-  propose(round: Round, parent: { view: number; digest: string; height: number }, beacon: Uint8Array) {
-    const block: Block = {
-      view: round.view,
-      height: parent.height + 1,
-      parentView: parent.view,
-      parent: parent.digest,
-      proposer: this.me,
-      beacon: Buffer.from(beacon).toString("hex"),
-    };
-    return { digest: digestOf(block), block };
-  }
-  digest(block: unknown): string {
-    return digestOf(block as Block);
-  }
-  link(block: unknown) {
-    const b = block as Block;
-    return { view: b.view, height: b.height, parentView: b.parentView, parent: b.parent };
-  }
-  verify(_p: Proposal, block: unknown, beacon: Uint8Array): boolean {
-    return (block as Block).beacon === Buffer.from(beacon).toString("hex");
-  }
-  finalizedBlock(digest: string): unknown | null {
-    return this.chain.find((c) => c.proposal.payload === digest)?.block ?? null;
-  }
-  finalized(proposal: Proposal, block: unknown, certificate: Certificate | null): void {
-    this.chain.push({ proposal, block: block as Block, certificate });
-  }
-  tip(): number {
-    return this.chain.length;
-  }
-  at(height: number) {
-    const c = this.chain[height - 1];
-    return c === undefined ? null : { block: c.block, certificate: c.certificate };
-  }
-  digests(): string[] {
-    return this.chain.map((c) => c.proposal.payload);
-  }
-}
-
-const clock: Clock = {
-  now: () => performance.now(),
-  schedule(at, fn) {
-    const t = setTimeout(fn, Math.max(0, at - performance.now()));
-    return () => clearTimeout(t);
-  },
-};
-
-const memJournal = (): Journal => {
-  const votes: Vote[] = [];
-  return { append: (v) => votes.push(v), load: () => votes };
-};
-
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { memoryJournal, TOY_GENESIS, ToyChain, toyBlockCodec, waitFor } from "./toy-chain.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -151,17 +50,17 @@ describe("block sync over libp2p, then joining consensus (BLS scheme)", () => {
     };
     const nodes: P2pNode[] = [];
     const voters: Voter[] = [];
-    const apps: App[] = Array.from({ length: n }, (_, i) => new App(i));
+    const apps: ToyChain[] = Array.from({ length: n }, (_, i) => new ToyChain(i));
     const startVoter = (i: number, finalized: { view: number; digest: string; height: number }) => {
       const node = nodes[i] as P2pNode;
-      const network = new ConsensusNetwork({ node, codec: blockCodec });
+      const network = new ConsensusNetwork({ node, codec: toyBlockCodec });
       const voter = new Voter({
         config: { me: i, epoch: 0, genesisSeed: new Uint8Array(32), finalized, ...DEFAULT_TIMEOUTS },
         scheme: schemes[i] as BlsScheme,
-        app: apps[i] as App,
+        app: apps[i] as ToyChain,
         network,
-        clock,
-        journal: memJournal(),
+        clock: systemClock,
+        journal: memoryJournal(),
       });
       network.onMessage((from, message) => voter.receive(from, message));
       voters.push(voter);
@@ -172,27 +71,28 @@ describe("block sync over libp2p, then joining consensus (BLS scheme)", () => {
       const bootstrap = (nodes[0] as P2pNode).multiaddrs();
       for (const p of paths.slice(1, LATE))
         nodes.push(await createNode({ ...common, identityPath: p, bootstrap }));
-      for (let i = 0; i < LATE; i++) serveBlockSync(nodes[i] as P2pNode, apps[i] as App, blockCodec);
+      for (let i = 0; i < LATE; i++) serveBlockSync(nodes[i] as P2pNode, apps[i] as ToyChain, toyBlockCodec);
       await waitFor("mesh of the first three", () =>
         nodes.every((a) => nodes.every((b) => a === b || a.connectedPeers().includes(b.peerId))),
       );
       // three of four validators are a quorum: they finalize without the late one
-      for (let i = 0; i < LATE; i++) startVoter(i, { view: 0, digest: GENESIS, height: 0 });
+      for (let i = 0; i < LATE; i++) startVoter(i, TOY_GENESIS);
       await waitFor("40 finalized blocks", () => apps.slice(0, LATE).every((a) => a.tip() >= 40));
 
       // the late validator: connect, sync, then join
       nodes.push(await createNode({ ...common, identityPath: paths[LATE] as string, bootstrap }));
       const late = nodes[LATE] as P2pNode;
-      serveBlockSync(late, apps[LATE] as App, blockCodec);
+      serveBlockSync(late, apps[LATE] as ToyChain, toyBlockCodec);
       await waitFor("late node connected", () => late.connectedPeers().length >= LATE);
       const progress: SyncProgress[] = [];
       const tip = await syncFromPeers({
         node: late,
-        codec: blockCodec,
-        reader: apps[LATE] as App,
+        codec: toyBlockCodec,
+        reader: apps[LATE] as ToyChain,
         schemeFor: (epoch) => (epoch === 0 ? (schemes[LATE] as BlsScheme) : null),
-        start: { height: 0, digest: GENESIS, view: 0 },
-        apply: (proposal, block, certificate) => (apps[LATE] as App).finalized(proposal, block, certificate),
+        start: TOY_GENESIS,
+        apply: (proposal, block, certificate) =>
+          (apps[LATE] as ToyChain).finalized(proposal, block, certificate),
         onProgress: (p) => progress.push(p),
         batch: 8,
       });
@@ -206,7 +106,7 @@ describe("block sync over libp2p, then joining consensus (BLS scheme)", () => {
       const joinedAt = tip.height;
       await waitFor(
         "the late validator finalizes new blocks",
-        () => (apps[LATE] as App).tip() >= joinedAt + 15,
+        () => (apps[LATE] as ToyChain).tip() >= joinedAt + 15,
       );
       // it votes: with validator 0 stopped, finality needs the late validator's votes
       (voters[0] as Voter).stop();
@@ -214,7 +114,7 @@ describe("block sync over libp2p, then joining consensus (BLS scheme)", () => {
       await waitFor("finality without validator 0", () => apps.slice(1).every((a) => a.tip() >= before + 10));
       for (const v of voters) v.stop();
       expect(findSafetyViolation(apps.map((a) => a.digests()))).toBeNull();
-      const lateHeights = (apps[LATE] as App).chain.map((c) => c.proposal.height);
+      const lateHeights = (apps[LATE] as ToyChain).chain.map((c) => c.proposal.height);
       expect(lateHeights).toEqual(lateHeights.map((_, i) => i + 1));
     } finally {
       for (const v of voters) v.stop();
