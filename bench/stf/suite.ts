@@ -191,45 +191,8 @@ export async function run(): Promise<Metric[]> {
     );
     return metrics;
   }
-  // counter actors: one per 32 senders so the §12.1 per-actor block budget is not the limit
-  const ACTORS = Math.max(1, Math.ceil(SENDERS / 32));
   const calls: number[] = [];
-  for (let r = 0; r < RUNS; r++) {
-    const w = world(addrs);
-    const deploys = Array.from({ length: ACTORS }, (_, i) => {
-      const salt = new Uint8Array(32);
-      new DataView(salt.buffer).setUint32(28, i);
-      return sign(
-        keys[i] as Uint8Array,
-        addrs[i] as Uint8Array,
-        0n,
-        { kind: "deploy", source: COUNTER, salt, initArgs: new Uint8Array(0), value: 0n },
-        1_000_000n,
-        20_000n,
-      );
-    });
-    const dr = w.handle.chain.buildBlock(deploys, { timestampMs: T0 + 1000n, proposer: PROPOSER });
-    if (dr.skipped.length > 0) throw new Error(`bench: deploy skipped: ${dr.skipped[0]?.error.message}`);
-    const actors = dr.receipts.map((x) => {
-      if (x.status !== "success") throw new Error(`bench: deploy failed: ${x.error}`);
-      return x.contractAddress as Uint8Array;
-    });
-    const args = encodeCbor([1]);
-    const callBlocks = Array.from({ length: BLOCKS }, (_, b) =>
-      keys.map((k, i) =>
-        sign(
-          k,
-          addrs[i] as Uint8Array,
-          BigInt(b + (i < ACTORS ? 1 : 0)),
-          { kind: "call", to: actors[i % ACTORS] as Uint8Array, handler: "increment", args, value: 0n },
-          30_000n,
-          1_000n,
-        ),
-      ),
-    );
-    calls.push(buildAll(w, callBlocks));
-    w.close();
-  }
+  for (let r = 0; r < RUNS; r++) calls.push(actorCalls(keys, addrs, BLOCKS));
   metrics.push(
     compare(
       "actor_calls_per_s",
@@ -262,6 +225,52 @@ export async function run(): Promise<Metric[]> {
   return metrics;
 }
 
+/**
+ * Calls/s of `blocks` blocks in which every sender calls `increment` on one of the counter
+ * actors (one per 32 senders, so the §12.1 per-actor block budget is not the limit).
+ */
+export function actorCalls(keys: Uint8Array[], addrs: Uint8Array[], blocks: number): number {
+  const senders = keys.length;
+  const ACTORS = Math.max(1, Math.ceil(senders / 32));
+  const w = world(addrs);
+  try {
+    const deploys = Array.from({ length: ACTORS }, (_, i) => {
+      const salt = new Uint8Array(32);
+      new DataView(salt.buffer).setUint32(28, i);
+      return sign(
+        keys[i] as Uint8Array,
+        addrs[i] as Uint8Array,
+        0n,
+        { kind: "deploy", source: COUNTER, salt, initArgs: new Uint8Array(0), value: 0n },
+        1_000_000n,
+        20_000n,
+      );
+    });
+    const dr = w.handle.chain.buildBlock(deploys, { timestampMs: T0 + 1000n, proposer: PROPOSER });
+    if (dr.skipped.length > 0) throw new Error(`bench: deploy skipped: ${dr.skipped[0]?.error.message}`);
+    const actors = dr.receipts.map((x) => {
+      if (x.status !== "success") throw new Error(`bench: deploy failed: ${x.error}`);
+      return x.contractAddress as Uint8Array;
+    });
+    const args = encodeCbor([1]);
+    const callBlocks = Array.from({ length: blocks }, (_, b) =>
+      keys.map((k, i) =>
+        sign(
+          k,
+          addrs[i] as Uint8Array,
+          BigInt(b + (i < ACTORS ? 1 : 0)),
+          { kind: "call", to: actors[i % ACTORS] as Uint8Array, handler: "increment", args, value: 0n },
+          30_000n,
+          1_000n,
+        ),
+      ),
+    );
+    return buildAll(w, callBlocks);
+  } finally {
+    w.close();
+  }
+}
+
 const TICKER = canonicalizeSource(`from cowboy_sdk import actor
 
 @actor
@@ -285,7 +294,7 @@ function owner(i: number): Uint8Array {
  * Fires `due` timers (a counter handler, paid by a funded actor) with `pending` other timers
  * queued a million blocks ahead; returns fires per second over the blocks that fire them.
  */
-function timerFires(keys: Uint8Array[], addrs: Uint8Array[], pending: number, due: number): number {
+export function timerFires(keys: Uint8Array[], addrs: Uint8Array[], pending: number, due: number): number {
   const w = world(addrs.slice(0, 1));
   try {
     const chain = w.handle.chain;
@@ -371,10 +380,15 @@ function timerFires(keys: Uint8Array[], addrs: Uint8Array[], pending: number, du
   }
 }
 
+/** `senders` bench keys and their addresses (used by profiling scripts). */
+export function benchKeys(senders: number): { keys: Uint8Array[]; addrs: Uint8Array[] } {
+  const keys = Array.from({ length: senders }, (_, i) => key(i));
+  return { keys, addrs: keys.map((k) => addressFromSecretKey(k)) };
+}
+
 /** Transfers/s of `blocks` blocks of `senders` transfers (used by profiling scripts). */
 export function profileTransfers(senders: number, blocks: number): number {
-  const keys = Array.from({ length: senders }, (_, i) => key(i));
-  const addrs = keys.map((k) => addressFromSecretKey(k));
+  const { keys, addrs } = benchKeys(senders);
   const txs = Array.from({ length: blocks }, (_, b) =>
     keys.map((k, i) =>
       sign(

@@ -37,6 +37,47 @@ class Transfer:
 
 
 @dataclass(frozen=True)
+class RegisterValidator:
+    """System(0) / RegisterValidator(2): the sender registers as a validator with `stake` of its own
+    balance, BLS key `bls_key` (48 bytes) and proof of possession `proof_of_possession` (96 bytes)."""
+    bls_key: bytes
+    proof_of_possession: bytes
+    stake: int
+
+
+@dataclass(frozen=True)
+class ExitValidator:
+    """System(0) / ExitValidator(3): the sender's validator starts unbonding (empty body)."""
+
+
+@dataclass(frozen=True)
+class WithdrawStake:
+    """System(0) / WithdrawStake(4): the sender's unbonded validator takes its stake back (empty body)."""
+
+
+@dataclass(frozen=True)
+class UnjailValidator:
+    """System(0) / UnjailValidator(5): the sender's validator rejoins the set after its jail (empty body)."""
+
+
+@dataclass(frozen=True)
+class SubmitEvidence:
+    """System(0) / SubmitEvidence(6): equivocation evidence bytes (opaque to the codec)."""
+    evidence: bytes
+
+
+@dataclass(frozen=True)
+class SysCancelTimer:
+    """System(0) / SysCancelTimer(7) (spec §5.1a SYS_CANCEL_TIMER): the validator set of `epoch`
+    cancels `timer_id` of `actor`; `signers` is the signer bitmap, `signature` the 96-byte BLS aggregate."""
+    actor: bytes
+    timer_id: bytes
+    epoch: int
+    signers: bytes
+    signature: bytes
+
+
+@dataclass(frozen=True)
 class Deploy:
     source: bytes
     salt: bytes
@@ -80,7 +121,8 @@ class Publish:
     source: bytes
 
 
-Instruction = Union[Transfer, Deploy, Call, ScheduleTimer, CancelTimer, Custom, Publish]
+Instruction = Union[Transfer, RegisterValidator, ExitValidator, WithdrawStake, UnjailValidator, SubmitEvidence,
+                    SysCancelTimer, Deploy, Call, ScheduleTimer, CancelTimer, Custom, Publish]
 
 
 @dataclass(frozen=True)
@@ -205,6 +247,27 @@ def _write_instruction(w: _Writer, ins: Instruction) -> None:
         w.u8(0), w.u8(1)
         w.fixed(ins.to, 20, "instruction.to")
         w.u64be(ins.amount, "instruction.amount")
+    elif isinstance(ins, RegisterValidator):
+        w.u8(0), w.u8(2)
+        w.fixed(ins.bls_key, 48, "instruction.bls_key")
+        w.fixed(ins.proof_of_possession, 96, "instruction.proof_of_possession")
+        w.u64be(ins.stake, "instruction.stake")
+    elif isinstance(ins, ExitValidator):
+        w.u8(0), w.u8(3)
+    elif isinstance(ins, WithdrawStake):
+        w.u8(0), w.u8(4)
+    elif isinstance(ins, UnjailValidator):
+        w.u8(0), w.u8(5)
+    elif isinstance(ins, SubmitEvidence):
+        w.u8(0), w.u8(6)
+        w.bytes_(ins.evidence, "instruction.evidence")
+    elif isinstance(ins, SysCancelTimer):
+        w.u8(0), w.u8(7)
+        w.fixed(ins.actor, 20, "instruction.actor")
+        w.fixed(ins.timer_id, 32, "instruction.timer_id")
+        w.varint(ins.epoch, "instruction.epoch")
+        w.bytes_(ins.signers, "instruction.signers")
+        w.fixed(ins.signature, 96, "instruction.signature")
     elif isinstance(ins, Deploy):
         check_source(ins.source, "instruction.source")
         w.u8(1), w.u8(1)
@@ -368,9 +431,24 @@ def _read_instruction(r: _Reader) -> Instruction:
     category = r.u8("instruction.category")
     sub = r.u8("instruction.sub_type")
     if category == 0:
-        if sub != 1:
-            raise CodecError("UNKNOWN_SUB_TYPE", f"system sub_type {sub} is unknown")
-        return Transfer(r.take(20, "instruction.to"), r.u64be("instruction.amount"))
+        if sub == 1:
+            return Transfer(r.take(20, "instruction.to"), r.u64be("instruction.amount"))
+        if sub == 2:
+            return RegisterValidator(r.take(48, "instruction.bls_key"), r.take(96, "instruction.proof_of_possession"),
+                                     r.u64be("instruction.stake"))
+        if sub == 3:
+            return ExitValidator()
+        if sub == 4:
+            return WithdrawStake()
+        if sub == 5:
+            return UnjailValidator()
+        if sub == 6:
+            return SubmitEvidence(r.bytes_("instruction.evidence"))
+        if sub == 7:
+            return SysCancelTimer(r.take(20, "instruction.actor"), r.take(32, "instruction.timer_id"),
+                                  r.varint("instruction.epoch"), r.bytes_("instruction.signers"),
+                                  r.take(96, "instruction.signature"))
+        raise CodecError("UNKNOWN_SUB_TYPE", f"system sub_type {sub} is unknown")
     if category == 1:
         if sub == 1:
             source = r.bytes_("instruction.source")
@@ -407,6 +485,23 @@ def _read_instruction(r: _Reader) -> Instruction:
         check_source(source, "instruction.source")
         return Publish(name, version, source)
     raise CodecError("UNKNOWN_CATEGORY", f"instruction category {category} is unknown")
+
+
+def encode_instruction(ins: Instruction) -> bytes:
+    """The canonical bytes of an instruction alone (`[category, sub_type, body]`)."""
+    w = _Writer()
+    _write_instruction(w, ins)
+    return w.finish()
+
+
+def decode_instruction(data: bytes) -> Instruction:
+    """Strictly decodes an instruction alone (no trailing bytes)."""
+    data = bytes(data)
+    r = _Reader(data)
+    ins = _read_instruction(r)
+    if r.pos != len(data):
+        raise CodecError("TRAILING_BYTES", f"{len(data) - r.pos} bytes after the instruction")
+    return ins
 
 
 def decode_transaction(data: bytes) -> Transaction:

@@ -68,7 +68,7 @@ def test_actor_address_example():
     (lambda b: b[:-1], "UNEXPECTED_EOF"),
     (lambda b: b"\xaa\x00" + b[1:], "NON_MINIMAL_VARINT"),  # chain id 42 as 2a → aa 00
     (lambda b: b[:2] + b"\x09" + b[3:], "UNKNOWN_CATEGORY"),
-    (lambda b: b[:3] + b"\x07" + b[4:], "UNKNOWN_SUB_TYPE"),
+    (lambda b: b[:3] + b"\x08" + b[4:], "UNKNOWN_SUB_TYPE"),
     (lambda b: b[:62] + b"\x02" + b[63:], "INVALID_OPTION_TAG"),
     (lambda b: b"\x00" * (128 * 1024 + 1), "TX_TOO_LARGE"),
 ])
@@ -152,3 +152,56 @@ def test_random_round_trips_and_mutations_never_accept_non_canonical_bytes():
             accepted += 1
             assert encode_transaction(decoded) == bytes(m)
     assert accepted > 0
+
+
+# The validator-set examples of docs/codec.md §3 (System sub-types 2..7).
+_SYSTEM_EXAMPLES = [
+    ("RegisterValidator", "0002" + "77" * 48 + "88" * 96 + "0000000000002710"),
+    ("ExitValidator", "0003"),
+    ("WithdrawStake", "0004"),
+    ("UnjailValidator", "0005"),
+    ("SubmitEvidence", "000602abcd"),
+    ("SysCancelTimer", "0007" + "55" * 20 + "66" * 32 + "ac02" + "0107" + "99" * 96),
+]
+
+
+def _system_example(name):
+    from cowboy_py import (ExitValidator, RegisterValidator, SubmitEvidence, SysCancelTimer, UnjailValidator,
+                           WithdrawStake)
+    return {
+        "RegisterValidator": RegisterValidator(bytes([0x77] * 48), bytes([0x88] * 96), 10_000),
+        "ExitValidator": ExitValidator(),
+        "WithdrawStake": WithdrawStake(),
+        "UnjailValidator": UnjailValidator(),
+        "SubmitEvidence": SubmitEvidence(bytes([0xAB, 0xCD])),
+        "SysCancelTimer": SysCancelTimer(bytes([0x55] * 20), bytes([0x66] * 32), 300, b"\x07", bytes([0x99] * 96)),
+    }[name]
+
+
+@pytest.mark.parametrize("name,hexs", _SYSTEM_EXAMPLES, ids=[n for n, _ in _SYSTEM_EXAMPLES])
+def test_system_instruction_examples(name, hexs):
+    from cowboy_py import decode_instruction, encode_instruction
+    ins = _system_example(name)
+    raw = bytes.fromhex(hexs)
+    assert encode_instruction(ins) == raw
+    assert decode_instruction(raw) == ins
+    for cut in range(2, len(raw)):
+        with pytest.raises(CodecError) as e:
+            decode_instruction(raw[:cut])
+        assert e.value.code in ("UNEXPECTED_EOF", "LENGTH_OVERFLOW")
+    with pytest.raises(CodecError) as e:
+        decode_instruction(raw + b"\x00")
+    assert e.value.code == "TRAILING_BYTES"
+    # inside a transaction too
+    tx = Transaction(**{**decode_transaction(VECTOR_1).__dict__, "instruction": ins})
+    assert decode_transaction(encode_transaction(tx)) == tx
+
+
+def test_system_instruction_bad_widths():
+    from cowboy_py import RegisterValidator, SysCancelTimer, encode_instruction
+    with pytest.raises(CodecError):
+        encode_instruction(RegisterValidator(bytes(47), bytes(96), 1))
+    with pytest.raises(CodecError):
+        encode_instruction(RegisterValidator(bytes(48), bytes(95), 1))
+    with pytest.raises(CodecError):
+        encode_instruction(SysCancelTimer(bytes(20), bytes(32), 0, b"", bytes(97)))

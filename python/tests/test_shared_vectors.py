@@ -51,3 +51,37 @@ def test_invalid(case):
 @pytest.mark.parametrize("case", VECTORS["actorAddresses"], ids=lambda c: c["address"][:10])
 def test_actor_addresses(case):
     assert actor_address(unhex(case["creator"]), unhex(case["salt"]), unhex(case["source"])) == unhex(case["address"])
+
+
+_SYSTEM_KINDS = {
+    "registerValidator": "RegisterValidator", "exitValidator": "ExitValidator", "withdrawStake": "WithdrawStake",
+    "unjailValidator": "UnjailValidator", "submitEvidence": "SubmitEvidence", "sysCancelTimer": "SysCancelTimer",
+}
+
+
+@pytest.mark.parametrize("case", VECTORS["systemTransactions"], ids=lambda c: c["json"]["instruction"]["kind"])
+def test_system_transactions(case):
+    """Validator-set System instructions (sub-types 2..7): same bytes, hash and fields as Rust."""
+    raw = unhex(case["hex"])
+    tx = decode_transaction(raw)
+    assert encode_transaction(tx) == raw
+    assert tx.signing_hash() == unhex(case["signingHash"])
+    j = case["json"]["instruction"]
+    ins = tx.instruction
+    assert type(ins).__name__ == _SYSTEM_KINDS[j["kind"]]
+    if j["kind"] == "registerValidator":
+        assert ins.bls_key == unhex(j["blsKey"]) and ins.proof_of_possession == unhex(j["proofOfPossession"])
+        assert ins.stake == int(j["stake"])
+    elif j["kind"] == "submitEvidence":
+        assert ins.evidence == unhex(j["evidence"])
+    elif j["kind"] == "sysCancelTimer":
+        assert (ins.actor, ins.timer_id, ins.epoch, ins.signers, ins.signature) == (
+            unhex(j["actor"]), unhex(j["timerId"]), int(j["epoch"]), unhex(j["signers"]), unhex(j["signature"]))
+
+
+@pytest.mark.parametrize("case", VECTORS["invalidSystemInstructions"], ids=lambda c: c["code"])
+def test_invalid_system_instructions(case):
+    from cowboy_py import decode_instruction
+    with pytest.raises(CodecError) as e:
+        decode_instruction(unhex(case["hex"]))
+    assert e.value.code == case["code"]

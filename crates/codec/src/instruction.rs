@@ -316,7 +316,11 @@ impl EncodeSize for Instruction {
             Self::ExitValidator | Self::WithdrawStake | Self::UnjailValidator => 0,
             Self::SubmitEvidence { evidence } => bytes_size(evidence),
             Self::SysCancelTimer { epoch, signers, .. } => {
-                ADDRESS_SIZE + HASH_SIZE + varint_size(*epoch) + bytes_size(signers) + BLS_SIGNATURE_SIZE
+                ADDRESS_SIZE
+                    + HASH_SIZE
+                    + varint_size(*epoch)
+                    + bytes_size(signers)
+                    + BLS_SIGNATURE_SIZE
             }
             Self::Deploy {
                 source, init_args, ..
@@ -612,13 +616,21 @@ mod tests {
             );
         }
         // a non-minimal epoch varint is refused
-        let mut b = h(&format!("0007 {} {} 8000 00 {g}", "55".repeat(20), "66".repeat(32)));
+        let mut b = h(&format!(
+            "0007 {} {} 8000 00 {g}",
+            "55".repeat(20),
+            "66".repeat(32)
+        ));
         assert_eq!(
             Instruction::decode(&b).unwrap_err().code(),
             "NON_MINIMAL_VARINT"
         );
         // a signers length beyond the input is refused
-        b = h(&format!("0007 {} {} 00 ff01 {g}", "55".repeat(20), "66".repeat(32)));
+        b = h(&format!(
+            "0007 {} {} 00 ff01 {g}",
+            "55".repeat(20),
+            "66".repeat(32)
+        ));
         assert!(Instruction::decode(&b).is_err());
     }
 

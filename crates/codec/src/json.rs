@@ -796,6 +796,64 @@ mod tests {
     }
 
     #[test]
+    fn validator_instructions_round_trip_and_are_strict() {
+        let all = [
+            Instruction::RegisterValidator {
+                bls_key: [0x77; 48],
+                proof_of_possession: [0x88; 96],
+                stake: 10_000,
+            },
+            Instruction::ExitValidator,
+            Instruction::WithdrawStake,
+            Instruction::UnjailValidator,
+            Instruction::SubmitEvidence {
+                evidence: vec![1, 2, 3],
+            },
+            Instruction::SysCancelTimer {
+                actor: Address([0x55; 20]),
+                timer_id: [0x66; 32],
+                epoch: 7,
+                signers: vec![0x0b],
+                signature: [0x99; 96],
+            },
+        ];
+        for ins in &all {
+            let v = instruction_to_json(ins);
+            assert_eq!(&instruction_from_json(&v, "instruction").unwrap(), ins);
+        }
+        assert_eq!(
+            instruction_to_json(&all[0]),
+            json!({
+                "kind": "registerValidator", "blsKey": format!("0x{}", "77".repeat(48)),
+                "proofOfPossession": format!("0x{}", "88".repeat(96)), "stake": "10000"
+            })
+        );
+        let bad: Vec<(Value, &str)> = vec![
+            (json!({"kind": "exitValidator", "x": 1}), "instruction.x"),
+            (
+                json!({"kind": "registerValidator", "blsKey": "0x77", "proofOfPossession": format!("0x{}", "88".repeat(96)), "stake": "1"}),
+                "instruction.blsKey",
+            ),
+            (
+                json!({"kind": "registerValidator", "blsKey": format!("0x{}", "77".repeat(48)), "proofOfPossession": format!("0x{}", "88".repeat(95)), "stake": "1"}),
+                "instruction.proofOfPossession",
+            ),
+            (
+                json!({"kind": "sysCancelTimer", "actor": format!("0x{}", "55".repeat(20)), "timerId": format!("0x{}", "66".repeat(32)), "epoch": "01", "signers": "0x0b", "signature": format!("0x{}", "99".repeat(96))}),
+                "instruction.epoch",
+            ),
+            (json!({"kind": "submitEvidence"}), "instruction.evidence"),
+        ];
+        for (v, field) in bad {
+            assert_eq!(
+                instruction_from_json(&v, "instruction").unwrap_err().field,
+                field,
+                "{v}"
+            );
+        }
+    }
+
+    #[test]
     fn defaults_for_omitted_optionals() {
         let mut v = vector2_json();
         let m = v.as_object_mut().unwrap();

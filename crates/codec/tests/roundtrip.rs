@@ -96,6 +96,44 @@ fn instruction() -> impl Strategy<Value = Instruction> {
                 source,
             }
         }),
+        (
+            proptest::array::uniform32(any::<u8>()),
+            proptest::array::uniform32(any::<u8>()),
+            u64_any()
+        )
+            .prop_map(|(a, b, stake)| {
+                let mut bls_key = [0u8; 48];
+                bls_key[..32].copy_from_slice(&a);
+                bls_key[32..].copy_from_slice(&b[..16]);
+                let mut proof_of_possession = [0u8; 96];
+                for (i, x) in proof_of_possession.iter_mut().enumerate() {
+                    *x = a[i % 32] ^ b[(i * 7) % 32];
+                }
+                Instruction::RegisterValidator {
+                    bls_key,
+                    proof_of_possession,
+                    stake,
+                }
+            }),
+        Just(Instruction::ExitValidator),
+        Just(Instruction::WithdrawStake),
+        Just(Instruction::UnjailValidator),
+        bytes(64).prop_map(|evidence| Instruction::SubmitEvidence { evidence }),
+        (address(), hash(), u64_any(), bytes(4), hash()).prop_map(
+            |(actor, timer_id, epoch, signers, h)| {
+                let mut signature = [0u8; 96];
+                for (i, x) in signature.iter_mut().enumerate() {
+                    *x = h[i % 32].wrapping_add(i as u8);
+                }
+                Instruction::SysCancelTimer {
+                    actor,
+                    timer_id,
+                    epoch,
+                    signers,
+                    signature,
+                }
+            }
+        ),
     ]
 }
 

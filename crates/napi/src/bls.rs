@@ -154,6 +154,45 @@ pub fn bls_verify(
     verified(pk(&public_key)?.verify_in(d, chain, &message, &sig(&signature)?))
 }
 
+/// Refuses raw namespaces inside the consensus domains' prefix (`cowboy-v1/`), so a raw
+/// namespace can never stand for a vote, seed or proof-of-possession domain.
+fn raw_namespace(namespace: &[u8]) -> Result<&[u8]> {
+    if namespace.is_empty() || namespace.starts_with(bls::domain::NAMESPACE_PREFIX) {
+        return Err(arg(
+            "INVALID_ARGUMENT",
+            "namespace: must be non-empty and must not start with \"cowboy-v1/\" (the consensus domains)",
+        ));
+    }
+    Ok(namespace)
+}
+
+/// Signs `message` under the raw `namespace` bytes (protocol messages outside the consensus
+/// domains, e.g. the validator-set `SYS_CANCEL_TIMER` namespace `cowboy-sys-cancel-timer-v1`).
+/// The namespace must be non-empty and must not start with `cowboy-v1/`.
+#[napi]
+pub fn bls_sign_namespaced(
+    secret_key: Buffer,
+    namespace: Buffer,
+    message: Buffer,
+) -> Result<Buffer> {
+    let s = sk(&secret_key)?.sign(raw_namespace(&namespace)?, &message);
+    Ok(s.to_bytes().to_vec().into())
+}
+
+/// Verifies a signature (single or, with an aggregate key from `blsAggregatePublicKeys`, an
+/// aggregate) made by `blsSignNamespaced`; `false` if it does not verify, throws on malformed
+/// input or a namespace `blsSignNamespaced` refuses.
+#[napi]
+pub fn bls_verify_namespaced(
+    public_key: Buffer,
+    namespace: Buffer,
+    message: Buffer,
+    signature: Buffer,
+) -> Result<bool> {
+    let ns = raw_namespace(&namespace)?;
+    verified(pk(&public_key)?.verify(ns, &message, &sig(&signature)?))
+}
+
 /// Proof of possession of a secret key for validator registration on `chainId`.
 #[napi]
 pub fn bls_proof_of_possession(secret_key: Buffer, chain_id: BigInt) -> Result<Buffer> {

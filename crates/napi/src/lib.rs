@@ -6,3 +6,4 @@ pub mod codec;
 pub mod pvm;
 mod runtime;
 mod state;
+mod testing;

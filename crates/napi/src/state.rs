@@ -302,6 +302,16 @@ impl StateDb {
         Ok(commit_js(&self.db.commit().map_err(err)?))
     }
 
+    /// Drops every committed version newer than `version` (which must be retained:
+    /// `ERR_QMDB_VERSION_UNAVAILABLE` otherwise) and every pending write; returns the commit info
+    /// of `version`, now the latest. Crash-safe: a kill at any moment reopens at the old head or
+    /// at `version`.
+    #[napi]
+    pub fn rewind(&mut self, version: BigInt) -> Result<StateCommit> {
+        let v = u64_of("version", &version)?;
+        Ok(commit_js(&self.db.rewind(v).map_err(err)?))
+    }
+
     /// State root of the latest committed version (32 bytes).
     #[napi]
     pub fn root(&self) -> Buffer {

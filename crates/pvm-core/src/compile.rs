@@ -60,7 +60,7 @@ pub fn compile_uncached(source: &str, filename: &str) -> Result<Rc<Code>, Compil
 pub fn compile_uncached_with(
     source: &str,
     filename: &str,
-    opts: CompileOptions,
+    options: CompileOptions,
 ) -> Result<Rc<Code>, CompileError> {
     let line_starts: Vec<u32> = std::iter::once(0)
         .chain(source.match_indices('\n').map(|(i, _)| i as u32 + 1))
@@ -100,7 +100,7 @@ pub fn compile_uncached_with(
         st: &st,
         units: Vec::new(),
         depth: 0,
-        opts,
+        opts: options,
     };
     c.push_unit(0, "<module>".into(), "<module>".into(), CodeKind::Module, 1);
     if has_annotations(&module.body) {
@@ -1234,7 +1234,11 @@ impl<'a> Compiler<'a> {
                 if matches!(test, Expr::Name(_)) || test.is_literal_expr() {
                     ("assert %r".to_string(), 1)
                 } else {
-                    let src = self.source.get(test.range()).unwrap_or("?");
+                    let (start, end) = (
+                        test.range().start().to_usize(),
+                        test.range().end().to_usize(),
+                    );
+                    let src = self.source.get(start..end).unwrap_or("?");
                     let src = src.replace('%', "%%");
                     (format!("assert %r\n +  where %r = {src}"), 0)
                 }

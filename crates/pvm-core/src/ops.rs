@@ -49,6 +49,44 @@ fn binop_symbol(op: BinOp) -> &'static str {
     }
 }
 
+/// FNV-1a as [`crate::dict::str_hash`] computes it, usable in constants.
+const fn const_str_hash(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    if h == 0 || h == u64::MAX { 1 } else { h }
+}
+
+/// The forward dunder name of `op` with its precomputed [`crate::dict::str_hash`].
+pub(crate) fn binop_dunder_hashed(op: BinOp) -> (&'static str, u64) {
+    macro_rules! hashed {
+        ($n:literal) => {{
+            const H: u64 = const_str_hash($n);
+            ($n, H)
+        }};
+    }
+    match op {
+        BinOp::Add => hashed!("__add__"),
+        BinOp::Sub => hashed!("__sub__"),
+        BinOp::Mul => hashed!("__mul__"),
+        BinOp::MatMul => hashed!("__matmul__"),
+        BinOp::TrueDiv => hashed!("__truediv__"),
+        BinOp::FloorDiv => hashed!("__floordiv__"),
+        BinOp::Mod => hashed!("__mod__"),
+        BinOp::Pow => hashed!("__pow__"),
+        BinOp::LShift => hashed!("__lshift__"),
+        BinOp::RShift => hashed!("__rshift__"),
+        BinOp::And => hashed!("__and__"),
+        BinOp::Or => hashed!("__or__"),
+        BinOp::Xor => hashed!("__xor__"),
+    }
+}
+
 fn binop_dunder(op: BinOp) -> (&'static str, &'static str, &'static str) {
     match op {
         BinOp::Add => ("__add__", "__radd__", "__iadd__"),
@@ -1179,6 +1217,20 @@ impl Vm {
                 return Ok(r);
             }
         }
+        self.binary_op_after_lhs(a, b, op, inplace)
+    }
+
+    /// The rest of [`Vm::binary_op`] once the left operand's `__op__` was absent or returned
+    /// `NotImplemented`: the reflected method of the right operand, the native payloads of
+    /// built-in subclasses, then the TypeError.
+    pub(crate) fn binary_op_after_lhs(
+        &mut self,
+        a: &Value,
+        b: &Value,
+        op: BinOp,
+        inplace: bool,
+    ) -> PyResult<Value> {
+        let (_, rname, _) = binop_dunder(op);
         if let Some(m) = self.lookup_special(b, rname) {
             let r = self.call(&m, vec![b.clone(), a.clone()], vec![])?;
             if !matches!(r, Value::NotImplemented) {

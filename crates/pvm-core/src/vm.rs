@@ -64,6 +64,25 @@ pub struct Frame {
     pub exc_stack: Vec<Value>,
     /// Function being run (for zero-arg super()).
     pub func: Option<Rc<Function>>,
+    /// What the frame below receives when this frame returns (see [`FrameRet`]).
+    pub ret: FrameRet,
+}
+
+/// How a returning frame's value reaches the frame below it. Calls the interpreter makes on
+/// behalf of an instruction (`__init__` of a class call, a binary dunder method) push a frame
+/// instead of nesting a native [`Vm::call`]; this records the work that native code would have
+/// done with the result, so the observable behaviour (results, errors, charges) is the same.
+#[derive(Debug, Default)]
+pub enum FrameRet {
+    /// Push the returned value (an ordinary call).
+    #[default]
+    Value,
+    /// `__init__` of an instance being created: the value must be None (else TypeError, as
+    /// in `instantiate_plain`), and the instance is pushed instead.
+    Init(Value),
+    /// `lhs.__op__(rhs)` of a binary operator: `NotImplemented` goes on to the reflected
+    /// method and the rest of [`Vm::binary_op`] (see [`Vm::binary_op_after_lhs`]).
+    BinOp(Box<(Value, Value, crate::bytecode::BinOp)>),
 }
 
 /// How `run` ended.
@@ -371,6 +390,7 @@ impl Vm {
             blocks: Vec::new(),
             exc_stack: Vec::new(),
             func: Some(func.clone()),
+            ret: FrameRet::Value,
         });
         Ok(())
     }
@@ -394,6 +414,7 @@ impl Vm {
             blocks: Vec::new(),
             exc_stack: Vec::new(),
             func: Some(func.clone()),
+            ret: FrameRet::Value,
         }
     }
 
@@ -1166,10 +1187,35 @@ impl Vm {
                                 let cls = inst.class.borrow().clone();
                                 let f = &self.frames[n - 1];
                                 let h = f.code.name_hashes[i as usize];
-                                matches!(
-                                    self.class_lookup_cached(&cls, &f.code.names[i as usize], h),
-                                    None | Some(Value::Function(_))
-                                )
+                                let name = &f.code.names[i as usize];
+                                match self.class_lookup_cached(&cls, name, h) {
+                                    None | Some(Value::Function(_)) => true,
+                                    Some(Value::Wrapper(w)) => {
+                                        // A property whose getter is a plain function: what
+                                        // `get_attr` does (data descriptor first, then
+                                        // `call(fget, [obj])`), with the getter's frame
+                                        // pushed here instead of a nested run.
+                                        if let Wrapper::Property {
+                                            fget: Value::Function(g),
+                                            ..
+                                        } = &*w
+                                            && simple_positional(&g.code, 1)
+                                            && !crate::attr::is_forbidden(name)
+                                        {
+                                            let g = g.clone();
+                                            self.charge(cost::CALL)?;
+                                            let mut locals =
+                                                self.locals_pool.pop().unwrap_or_default();
+                                            locals.reserve(g.code.varnames.len());
+                                            locals.push(Some(obj));
+                                            locals.resize(g.code.varnames.len(), None);
+                                            self.push_call_frame(&g, locals)?;
+                                            continue;
+                                        }
+                                        false
+                                    }
+                                    Some(_) => false,
+                                }
                             });
                         if inst_first {
                             let f = &self.frames[n - 1];
@@ -1360,7 +1406,21 @@ impl Vm {
                             Value::drop_fast(b);
                             r
                         }
-                        None => self.binary_op(&a, &b, op, false)?,
+                        None => {
+                            if let Some(func) = self.binop_frame_target(&a, &b, op) {
+                                // `binary_op` would `call` the method: same charge, same frame.
+                                self.charge(cost::CALL)?;
+                                let mut locals = self.locals_pool.pop().unwrap_or_default();
+                                locals.reserve(func.code.varnames.len());
+                                locals.push(Some(a.clone()));
+                                locals.push(Some(b.clone()));
+                                locals.resize(func.code.varnames.len(), None);
+                                self.push_call_frame(&func, locals)?;
+                                self.fr().ret = FrameRet::BinOp(Box::new((a, b, op)));
+                                continue;
+                            }
+                            self.binary_op(&a, &b, op, false)?
+                        }
                     };
                     self.push(r);
                 }
@@ -2037,6 +2097,7 @@ impl Vm {
                 Instr::ReturnValue => {
                     let v = self.pop();
                     let f = self.frames.pop().expect("frame");
+                    let ret = f.ret;
                     let mut stack = f.stack;
                     let mut locals = f.locals;
                     locals.clear();
@@ -2047,6 +2108,26 @@ impl Vm {
                     if self.locals_pool.len() < 64 && locals.capacity() <= 64 {
                         self.locals_pool.push(locals);
                     }
+                    let v = match ret {
+                        FrameRet::Value => v,
+                        FrameRet::Init(inst) => {
+                            if !v.is_none() {
+                                return Err(self.type_err(format!(
+                                    "__init__() should return None, not '{}'",
+                                    self.type_name(&v)
+                                )));
+                            }
+                            inst
+                        }
+                        FrameRet::BinOp(c) => {
+                            if matches!(v, Value::NotImplemented) {
+                                let (a, b, op) = *c;
+                                self.binary_op_after_lhs(&a, &b, op, false)?
+                            } else {
+                                v
+                            }
+                        }
+                    };
                     if self.frames.len() <= base {
                         return Ok(RunExit::Return(v));
                     }
@@ -2398,11 +2479,46 @@ impl Vm {
                 let f = b.func.clone();
                 self.call_push(&f, a, kwargs)
             }
+            Value::Class(cls) if let Some(init) = self.init_frame_target(cls) => {
+                // What `call` -> `instantiate` -> `instantiate_plain` do for a plain user
+                // class (same charges, same order), with `__init__`'s frame pushed here.
+                let cls = cls.clone();
+                self.charge(cost::CALL)?;
+                let inst = self.new_instance(&cls, &args);
+                self.charge(cost::CALL)?;
+                let mut a = Vec::with_capacity(args.len() + 1);
+                a.push(inst.clone());
+                a.extend(args);
+                let locals = self.bind_args(&init, a, kwargs)?;
+                self.push_call_frame(&init, locals)?;
+                self.fr().ret = FrameRet::Init(inst);
+                Ok(Some(()))
+            }
             _ => {
                 let r = self.call(callee, args, kwargs)?;
                 self.push(r);
                 Ok(None)
             }
+        }
+    }
+
+    /// The `__init__` to run in a pushed frame when calling `cls` is exactly
+    /// `instantiate_plain`'s default path: a user class without a metaclass, without a
+    /// user `__new__` and without a built-in base, whose `__init__` is a Python function
+    /// (not a generator function).
+    fn init_frame_target(&self, cls: &Rc<Class>) -> Option<Rc<Function>> {
+        if cls.builtin || self.metaclass_of(cls).is_some() || self.builtin_base(cls).is_some() {
+            return None;
+        }
+        if matches!(
+            self.class_lookup(cls, "__new__"),
+            Some(Value::Function(_)) | Some(Value::Wrapper(_))
+        ) {
+            return None;
+        }
+        match self.class_lookup(cls, "__init__") {
+            Some(Value::Function(f)) if f.code.kind != CodeKind::Generator => Some(f),
+            _ => None,
         }
     }
 
@@ -2448,6 +2564,32 @@ impl Vm {
         }
         let m = self.get_attr(&recv, name)?;
         self.call_push(&m, args, kwargs)
+    }
+
+    /// The Python function `binary_op(a, b, op, false)` would call first, when that call can
+    /// be made by pushing a frame: `a` is an instance of a user class, `b` an instance of the
+    /// same class or an immediate (so no built-in operation applies and the right operand's
+    /// reflected method does not go first), and `type(a).__op__` is a plain Python function
+    /// of two positional parameters. Looked up through the instruction's inline cache.
+    fn binop_frame_target(&self, a: &Value, b: &Value, op: crate::bytecode::BinOp) -> Option<Rc<Function>> {
+        let Value::Instance(x) = a else { return None };
+        let ca = x.class.borrow().clone();
+        if ca.builtin {
+            return None;
+        }
+        let b_ok = match b {
+            Value::Instance(y) => Rc::ptr_eq(&ca, &y.class.borrow()),
+            Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::None => true,
+            _ => false,
+        };
+        if !b_ok {
+            return None;
+        }
+        let (name, h) = crate::ops::binop_dunder_hashed(op);
+        match self.class_lookup_cached(&ca, name, h) {
+            Some(Value::Function(f)) if simple_positional(&f.code, 2) => Some(f),
+            _ => None,
+        }
     }
 
     /// [`Vm::class_lookup_h`] through the inline cache of the instruction being executed in
@@ -2762,6 +2904,7 @@ impl Vm {
             blocks: Vec::new(),
             exc_stack: Vec::new(),
             func: None,
+            ret: FrameRet::Value,
         };
         self.push_frame(frame)?;
         let base = self.frames.len() - 1;
@@ -2783,12 +2926,24 @@ impl Vm {
             blocks: Vec::new(),
             exc_stack: Vec::new(),
             func: None,
+            ret: FrameRet::Value,
         };
         self.push_frame(frame)?;
         let base = self.frames.len() - 1;
         self.run(base)?;
         Ok(())
     }
+}
+
+/// True when calling `code` with `argc` positional arguments binds them straight to the
+/// first `argc` locals (what `bind_args` does on its fast path) and runs a plain frame.
+#[inline]
+fn simple_positional(code: &Code, argc: u32) -> bool {
+    code.kind != CodeKind::Generator
+        && !code.varargs
+        && !code.varkw
+        && code.kwonlycount == 0
+        && code.argcount == argc
 }
 
 /// Float `+ - *` without the generic dispatch (division and the rest need Python errors).

@@ -103,6 +103,30 @@ impl Bitmap {
         self.dirty.push(ci);
     }
 
+    /// Shortens the bitmap to `len` bits (`len <= self.len()`); the next
+    /// [`Bitmap::merkleize`] brings the tree up to date.
+    pub fn truncate(&mut self, len: u64) {
+        debug_assert!(len <= self.len);
+        let old_chunks = self.chunks.len() as u64;
+        let n = len.div_ceil(CHUNK_BITS);
+        self.chunks.truncate(n as usize);
+        if !len.is_multiple_of(CHUNK_BITS)
+            && let Some(last) = self.chunks.last_mut()
+        {
+            for b in (len % CHUNK_BITS)..CHUNK_BITS {
+                last[(b / 8) as usize] &= !(1 << (b % 8));
+            }
+        }
+        self.len = len;
+        self.dirty.extend(n.saturating_sub(1)..old_chunks);
+    }
+
+    /// Replaces chunk `i` (`i` below the chunk count) with `c`.
+    pub fn set_chunk(&mut self, i: u64, c: Chunk) {
+        self.chunks[i as usize] = c;
+        self.dirty.push(i);
+    }
+
     /// Recomputes the tree over all changes since the last call.
     pub fn merkleize(&mut self) {
         let depth = bitmap_depth(self.len);

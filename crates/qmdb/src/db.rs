@@ -4,7 +4,8 @@
 use crate::bitmap::{Bitmap, build_levels, path_in};
 use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaf, state_root};
 use crate::ikey::IKey;
-use crate::log::{FrameView, Log, sync_dir};
+use crate::index::{KeyIndex, NO_SLOT};
+use crate::log::{FrameView, Log, apply_cut, sync_dir};
 use crate::mmr::Mmr;
 use crate::op::{Op, Reader};
 use crate::proof::{Proof, Witness};
@@ -22,6 +23,9 @@ const PENDING: u64 = u64::MAX;
 const PARALLEL_MIN_OPS: usize = 2048;
 const PINNED_FILE: &str = "pinned.bin";
 const PINNED_MAGIC: &[u8; 4] = b"CQP1";
+const REWIND_FILE: &str = "rewind.bin";
+const REWIND_TMP: &str = "rewind.tmp";
+const REWIND_MAGIC: &[u8; 4] = b"CQR1";
 
 /// A key and its value.
 pub type KeyValue = (Vec<u8>, Vec<u8>);
@@ -136,69 +140,6 @@ impl Record {
     }
 }
 
-/// Ordered index of live keys. Each live key owns a slot holding the location of its active
-/// update; `loc_slot[l - base]` is the slot of the key written by operation `l` (meaningful
-/// while `l` is active). Slots let commit and floor raising update a key's location without
-/// searching the tree again.
-#[derive(Debug, Default)]
-struct KeyIndex {
-    tree: BTreeMap<IKey, u32>,
-    slots: Vec<u64>,
-    free: Vec<u32>,
-    base: u64,
-    loc_slot: Vec<u32>,
-}
-
-const NO_SLOT: u32 = u32::MAX;
-
-impl KeyIndex {
-    fn len(&self) -> u64 {
-        self.tree.len() as u64
-    }
-    fn get(&self, key: &[u8]) -> Option<u64> {
-        self.tree
-            .get(&IKey::new(key))
-            .map(|&s| self.slots[s as usize])
-    }
-    fn alloc(&mut self, loc: u64) -> u32 {
-        match self.free.pop() {
-            Some(s) => {
-                self.slots[s as usize] = loc;
-                s
-            }
-            None => {
-                self.slots.push(loc);
-                (self.slots.len() - 1) as u32
-            }
-        }
-    }
-    /// Inserts or moves `key` to `loc`; returns its slot and previous location.
-    fn upsert(&mut self, key: &IKey, loc: u64) -> (u32, Option<u64>) {
-        if let Some(&s) = self.tree.get(key) {
-            let prior = std::mem::replace(&mut self.slots[s as usize], loc);
-            (s, Some(prior))
-        } else {
-            let s = self.alloc(loc);
-            self.tree.insert(key.clone(), s);
-            (s, None)
-        }
-    }
-    fn remove(&mut self, key: &IKey) -> Option<u64> {
-        let s = self.tree.remove(key)?;
-        self.free.push(s);
-        Some(self.slots[s as usize])
-    }
-    fn slot_of_loc(&self, loc: u64) -> u32 {
-        self.loc_slot[(loc - self.base) as usize]
-    }
-    fn prune(&mut self, base: u64) {
-        if base > self.base {
-            self.loc_slot.drain(..(base - self.base) as usize);
-            self.base = base;
-        }
-    }
-}
-
 /// One effective change of a block being committed.
 #[derive(Debug)]
 struct Change {
@@ -208,8 +149,6 @@ struct Change {
     slot: Option<u32>,
     /// Location of the key's active update before the block.
     prior: Option<u64>,
-    /// Successor of the key in the new key set (for writes).
-    succ: Option<IKey>,
 }
 
 #[derive(Debug)]
@@ -281,6 +220,8 @@ impl Db {
         }
         let _ = fs::remove_file(dir.join("pinned.tmp"));
         let _ = fs::remove_file(dir.join(snapshot::TMP));
+        let _ = fs::remove_file(dir.join(REWIND_TMP));
+        finish_rewind(&dir)?;
         let (pruned, peaks) = read_pinned(&dir)?;
         // A snapshot written by a clean close describes exactly one on-disk state: use it if
         // it matches, and delete it either way before anything else can be committed.
@@ -322,10 +263,7 @@ impl Db {
         let mut st = Replay {
             mmr,
             bitmap,
-            keys: KeyIndex {
-                base: pruned,
-                ..KeyIndex::default()
-            },
+            keys: KeyIndex::new(pruned),
             floor: pruned,
             records: VecDeque::new(),
             history: cfg.history,
@@ -334,6 +272,7 @@ impl Db {
         };
         let log = Log::open(&dir, cfg.segment_bytes, pruned, |f| st.frame(f))?;
         let mut st = st;
+        st.keys.relink_all();
         st.bitmap.merkleize();
         let op_count = st.mmr.leaves();
         let root = state_root(op_count, &st.mmr.root(), &st.bitmap.root());
@@ -472,11 +411,7 @@ impl Db {
             .collect();
         let tmp = self.dir.join(snapshot::TMP);
         let file = File::create(&tmp)?;
-        let index = self
-            .keys
-            .tree
-            .iter()
-            .map(|(k, &s)| (k.as_slice(), self.keys.slots[s as usize]));
+        let index = self.keys.iter().map(|(k, loc)| (k.as_slice(), loc));
         drop(snapshot::write(
             file,
             &parts,
@@ -621,15 +556,11 @@ impl Db {
         let mut merged: BTreeMap<Vec<u8>, Option<Vec<u8>>> = BTreeMap::new();
         // Committed keys first (lazy values), then overlay layers from outer to inner.
         let mut committed: Vec<(&[u8], u64)> = Vec::new();
-        for (k, &slot) in self
-            .keys
-            .tree
-            .range::<[u8], _>((Bound::Included(prefix), Bound::Unbounded))
-        {
+        for (k, loc) in self.keys.range_from(prefix) {
             if !k.as_slice().starts_with(prefix) {
                 break;
             }
-            committed.push((k.as_slice(), self.keys.slots[slot as usize]));
+            committed.push((k.as_slice(), loc));
         }
         let mut overlay: BTreeMap<&[u8], &Option<Vec<u8>>> = BTreeMap::new();
         for layer in &self.layers {
@@ -761,42 +692,22 @@ impl Db {
     ) -> Result<CommitInfo, Error> {
         let version = self.version() + 1;
         let batch_start = self.mmr.leaves();
-        // 1. classify against the committed index (one tree search per key, which also yields
-        //    the key's current successor); drop deletes of absent keys.
+        // 1. classify against the committed index (one hash-table probe per key); drop
+        //    deletes of absent keys.
         let mut effective: Vec<Change> = Vec::with_capacity(changes.len());
         let mut structural = false;
         for (key, value) in changes {
-            let mut range = self
-                .keys
-                .tree
-                .range::<IKey, _>((Bound::Included(&key), Bound::Unbounded));
-            let slot = match range.next() {
-                Some((k, &s)) if *k == key => Some(s),
-                _ => None,
-            };
-            if value.is_none() && slot.is_none() {
+            let slot = self.keys.slot(key.as_slice());
+            if slot.is_none() && value.is_none() {
                 continue;
             }
-            let succ = match (&value, slot) {
-                (Some(_), Some(_)) => Some(
-                    range
-                        .next()
-                        .or_else(|| self.keys.tree.first_key_value())
-                        .map(|(k, _)| k.clone())
-                        .expect("live"),
-                ),
-                _ => {
-                    structural = true;
-                    None
-                }
-            };
-            let prior = slot.map(|s| self.keys.slots[s as usize]);
+            structural |= slot.is_none() || value.is_none();
+            let prior = slot.map(|s| self.keys.entry(s).loc);
             effective.push(Change {
                 key,
                 value,
                 slot,
                 prior,
-                succ,
             });
         }
         // 2. make the index hold the new key set (new keys get a slot now, location later).
@@ -805,24 +716,22 @@ impl Db {
             for c in effective.iter_mut() {
                 match (&c.value, c.prior) {
                     (None, Some(_)) => {
-                        self.keys.remove(&c.key);
+                        self.keys.remove(c.key.as_slice());
                     }
                     (Some(_), None) => c.slot = Some(self.keys.upsert(&c.key, PENDING).0),
                     _ => {}
                 }
             }
-            // 3. predecessors whose successor link changes; every successor is recomputed.
+            // 3. successor links around every inserted or deleted key (its predecessor's link
+            //    changes; a predecessor outside the block is "touched").
             for c in &effective {
-                if c.succ.is_none()
-                    && let Some(p) = self.pred_wrap_ik(&c.key)
-                    && effective.binary_search_by(|e| e.key.cmp(p)).is_err()
+                if (c.value.is_none() || c.prior.is_none())
+                    && let Some(ps) = self.keys.relink(c.key.as_slice())
                 {
-                    touched.insert(p.clone());
-                }
-            }
-            for c in effective.iter_mut() {
-                if c.value.is_some() {
-                    c.succ = Some(self.succ_wrap_ik(&c.key).clone());
+                    let p = &self.keys.entry(ps).key;
+                    if effective.binary_search_by(|e| e.key.cmp(p)).is_err() {
+                        touched.insert(p.clone());
+                    }
                 }
             }
         }
@@ -847,15 +756,15 @@ impl Db {
             emitted += 1;
             if take_touched {
                 let p = touched.next().expect("peeked");
-                let slot = self.keys.tree[&p];
-                let loc = self.keys.slots[slot as usize];
+                let slot = self.keys.slot(p.as_slice()).expect("touched key is live");
+                let loc = self.keys.entry(slot).loc;
                 value_buf.clear();
                 value_buf.extend_from_slice(&self.value_at_loc(loc)?);
                 let start = begin_op(&mut frame, &mut rel);
                 Op::encode_update(
                     p.as_slice(),
                     &value_buf,
-                    self.succ_wrap_ik(&p).as_slice(),
+                    self.keys.succ_key(slot).as_slice(),
                     &mut frame,
                 );
                 end_op(&mut frame, start);
@@ -865,10 +774,14 @@ impl Db {
                 let start = begin_op(&mut frame, &mut rel);
                 match c.value {
                     Some(value) => {
-                        let next = c.succ.expect("successor computed");
-                        Op::encode_update(c.key.as_slice(), &value, next.as_slice(), &mut frame);
-                        end_op(&mut frame, start);
                         let slot = c.slot.expect("slot assigned");
+                        Op::encode_update(
+                            c.key.as_slice(),
+                            &value,
+                            self.keys.succ_key(slot).as_slice(),
+                            &mut frame,
+                        );
+                        end_op(&mut frame, start);
                         self.emit_update(&mut rec, c.key, slot, c.prior);
                     }
                     None => {
@@ -975,7 +888,7 @@ impl Db {
     /// active at `prior`) at the next location and makes it the key's active operation.
     fn emit_update(&mut self, rec: &mut Record, key: IKey, slot: u32, prior: Option<u64>) {
         let loc = self.bitmap.len();
-        self.keys.slots[slot as usize] = loc;
+        self.keys.set_loc(slot, loc);
         self.keys.loc_slot.push(slot);
         apply_bits(&mut self.bitmap, rec, key, prior, true);
     }
@@ -993,31 +906,7 @@ impl Db {
 
     /// Largest live key `< key`, else the largest live key (cyclic predecessor).
     fn pred_wrap(&self, key: &[u8]) -> Option<&[u8]> {
-        let tree = &self.keys.tree;
-        tree.range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
-            .next_back()
-            .or_else(|| tree.last_key_value())
-            .map(|(k, _)| k.as_slice())
-    }
-
-    /// [`Db::pred_wrap`] for an index key.
-    fn pred_wrap_ik(&self, key: &IKey) -> Option<&IKey> {
-        let tree = &self.keys.tree;
-        tree.range::<IKey, _>((Bound::Unbounded, Bound::Excluded(key)))
-            .next_back()
-            .or_else(|| tree.last_key_value())
-            .map(|(k, _)| k)
-    }
-
-    /// Smallest live key `> key`, else the smallest live key (cyclic successor). The index must
-    /// be non-empty.
-    fn succ_wrap_ik(&self, key: &IKey) -> &IKey {
-        let tree = &self.keys.tree;
-        tree.range::<IKey, _>((Bound::Excluded(key), Bound::Unbounded))
-            .next()
-            .or_else(|| tree.first_key_value())
-            .map(|(k, _)| k)
-            .expect("index non-empty when a successor is needed")
+        self.keys.pred_wrap(key).map(|(k, _)| k.as_slice())
     }
 
     fn value_at_loc(&self, loc: u64) -> Result<Vec<u8>, Error> {
@@ -1059,10 +948,8 @@ impl Db {
         let search = |upper: Bound<&[u8]>| -> Option<Vec<u8>> {
             let a = self
                 .keys
-                .tree
-                .range::<[u8], _>((Bound::Unbounded, upper))
-                .rev()
-                .map(|(k, _)| k.as_slice())
+                .range_below(upper)
+                .map(|k| k.as_slice())
                 .find(|k| live(k));
             let b = changed
                 .range::<[u8], _>((Bound::Unbounded, upper))
@@ -1215,6 +1102,91 @@ impl Db {
         build_levels(&self.historical_chunks(version, n), bitmap_depth(n))
     }
 
+    // ----- rewind -----
+
+    /// Drops every committed version newer than `version`, which must be retained
+    /// (`oldest_version() <= version <= version()`, else `VersionUnavailable`); pending writes
+    /// and open checkpoints are discarded too. Afterwards the store is exactly as it was right
+    /// after `version` was committed: same root, contents, history window below it and proofs,
+    /// and the next commit becomes `version + 1` again. Rewinding to the latest version only
+    /// discards pending writes.
+    ///
+    /// Crash safety: the cut is first recorded in `rewind.bin` (temp file, fsync, rename, fsync
+    /// dir); from then on the rewind is decided and [`Db::open`] completes an interrupted one
+    /// before anything else. So a `kill -9` at any moment reopens at either the old head or
+    /// `version`. An I/O error on the way poisons the store (reopen to recover).
+    pub fn rewind(&mut self, version: u64) -> Result<CommitInfo, Error> {
+        self.live()?;
+        if self.poisoned {
+            return Err(Error::Poisoned);
+        }
+        let target = self.record(version)?.info;
+        self.discard_pending();
+        if version == self.version() {
+            return Ok(target);
+        }
+        let n = target.op_count;
+        self.poisoned = true; // cleared on success
+        // 1. durable: decide (marker), cut, forget the marker.
+        let cut = self.log.cut_point(n)?;
+        write_rewind_marker(&self.dir, version, n, cut)?;
+        self.log.truncate(n, cut, version + 1)?;
+        fs::remove_file(self.dir.join(REWIND_FILE))?;
+        sync_dir(&self.dir)?;
+        // 2. memory: undo the dropped versions, newest first.
+        let keep = (version - self.oldest_version() + 1) as usize;
+        let dropped: Vec<Record> = self.records.drain(keep..).collect();
+        let chunk_count = self.bitmap.len().div_ceil(CHUNK_BITS);
+        let mut seen: HashMap<&IKey, ()> = HashMap::new();
+        let mut flipped: Vec<&IKey> = Vec::new();
+        for rec in dropped.iter().rev() {
+            for (&ci, c) in &rec.undo_chunks {
+                if ci < chunk_count {
+                    self.bitmap.set_chunk(ci, *c);
+                }
+            }
+            seen.clear();
+            for (key, prior) in &rec.undo_keys {
+                if seen.insert(key, ()).is_some() {
+                    continue;
+                }
+                match *prior {
+                    Some(p) => {
+                        let (slot, was) = self.keys.upsert(key, p);
+                        self.keys.loc_slot[(p - self.keys.base) as usize] = slot;
+                        if was.is_none() {
+                            flipped.push(key);
+                        }
+                    }
+                    None => {
+                        if self.keys.remove(key.as_slice()).is_some() {
+                            flipped.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        // Successor links around every key whose liveness changed (as in a commit).
+        for key in flipped {
+            self.keys.relink(key.as_slice());
+        }
+        self.keys.loc_slot.truncate((n - self.keys.base) as usize);
+        self.bitmap.truncate(n);
+        self.bitmap.merkleize();
+        if !self.mmr.truncate(n) {
+            return Err(Error::Corrupt("rewind below the pruned MMR prefix".into()));
+        }
+        self.floor = target.floor;
+        let root = state_root(n, &self.mmr.root(), &self.bitmap.root());
+        if root != target.root || self.keys.len() != target.active_keys {
+            return Err(Error::Corrupt(
+                "state after rewind differs from the recorded version".into(),
+            ));
+        }
+        self.poisoned = false;
+        Ok(target)
+    }
+
     // ----- pruning -----
 
     /// Deletes log segments that hold only operations older than the retained window. Returns
@@ -1327,23 +1299,15 @@ impl Loaded {
         if set != d.index.len() as u64 {
             return Ok(None);
         }
-        let mut loc_slot = vec![NO_SLOT; (leaves - pruned) as usize];
-        let mut slots = Vec::with_capacity(d.index.len());
-        let mut tree_items = Vec::with_capacity(d.index.len());
-        for (i, (k, loc)) in d.index.into_iter().enumerate() {
-            if loc < d.floor || loc >= leaves || !bitmap.get(loc) {
-                return Ok(None);
-            }
-            loc_slot[(loc - pruned) as usize] = i as u32;
-            slots.push(loc);
-            tree_items.push((k, i as u32));
+        if d
+            .index
+            .iter()
+            .any(|&(_, loc)| loc < d.floor || loc >= leaves || !bitmap.get(loc))
+        {
+            return Ok(None);
         }
-        let keys = KeyIndex {
-            tree: tree_items.into_iter().collect(),
-            slots,
-            free: Vec::new(),
-            base: pruned,
-            loc_slot,
+        let Some(keys) = KeyIndex::from_sorted(d.index, pruned, leaves) else {
+            return Ok(None);
         };
         let mut records = VecDeque::with_capacity(d.records.len());
         for r in d.records {
@@ -1429,7 +1393,7 @@ impl Replay {
                 }
                 Op::Delete { key } => {
                     let key = IKey::new(&key);
-                    let prior = self.keys.remove(&key);
+                    let prior = self.keys.remove(key.as_slice());
                     self.keys.loc_slot.push(NO_SLOT);
                     apply_bits(&mut self.bitmap, &mut rec, key, prior, false);
                 }
@@ -1520,5 +1484,48 @@ fn write_pinned(dir: &Path, leaves: u64, peaks: &[Hash]) -> Result<(), Error> {
     f.write_all(&b)?;
     f.sync_all()?;
     fs::rename(&tmp, dir.join(PINNED_FILE))?;
+    sync_dir(dir)
+}
+
+/// Records a decided rewind: cut the log at `cut` so it ends with version `version`
+/// (`op_count` operations). Atomic (temp file, fsync, rename, fsync dir).
+fn write_rewind_marker(
+    dir: &Path,
+    version: u64,
+    op_count: u64,
+    cut: (u64, u64),
+) -> Result<(), Error> {
+    let mut b = Vec::with_capacity(4 + 32 + 32);
+    b.extend_from_slice(REWIND_MAGIC);
+    for x in [version, op_count, cut.0, cut.1] {
+        b.extend_from_slice(&x.to_le_bytes());
+    }
+    let sum = *blake3::hash(&b).as_bytes();
+    b.extend_from_slice(&sum);
+    let tmp = dir.join(REWIND_TMP);
+    let mut f = File::create(&tmp)?;
+    f.write_all(&b)?;
+    f.sync_all()?;
+    fs::rename(&tmp, dir.join(REWIND_FILE))?;
+    sync_dir(dir)
+}
+
+/// Completes a rewind interrupted by a crash (see [`Db::rewind`]): applies the recorded cut
+/// again (idempotent) and removes the marker. No marker: nothing to do.
+fn finish_rewind(dir: &Path) -> Result<(), Error> {
+    let bytes = match fs::read(dir.join(REWIND_FILE)) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if bytes.len() != 4 + 32 + 32
+        || &bytes[..4] != REWIND_MAGIC
+        || *blake3::hash(&bytes[..36]).as_bytes() != bytes[36..]
+    {
+        return Err(Error::Corrupt("rewind marker checksum".into()));
+    }
+    let word = |i: usize| u64::from_le_bytes(bytes[4 + 8 * i..12 + 8 * i].try_into().expect("8"));
+    apply_cut(dir, (word(2), word(3)))?;
+    fs::remove_file(dir.join(REWIND_FILE))?;
     sync_dir(dir)
 }

@@ -15,6 +15,7 @@ mod db;
 mod error;
 pub mod hash;
 mod ikey;
+mod index;
 pub mod keys;
 mod log;
 pub mod mmr;

@@ -380,6 +380,47 @@ impl Log {
         Ok(out)
     }
 
+    /// Where the log must be cut so that operation `loc` (`base <= loc < next_loc`, the first
+    /// operation of a frame) and everything after it disappear: `(segment start, byte length to
+    /// keep in that segment)`. Later segments are dropped whole.
+    pub fn cut_point(&self, loc: u64) -> Result<(u64, u64), Error> {
+        if loc < self.base || loc >= self.next_loc {
+            return Err(Error::Corrupt(format!("location {loc} not stored")));
+        }
+        let (&start, _) = self
+            .segments
+            .range(..=loc)
+            .next_back()
+            .expect("segment covering loc");
+        let off = self.offsets[(loc - self.base) as usize];
+        let keep = off
+            .checked_sub(HEADER as u64)
+            .ok_or_else(|| Error::Corrupt(format!("location {loc} is not first in its frame")))?;
+        Ok((start, keep))
+    }
+
+    /// Durably cuts the log at `cut` (from [`Log::cut_point`] of `loc`): later segments are
+    /// deleted newest first, the segment of `cut` is truncated, and the log then ends before
+    /// `loc`, with `next_version` as the version of the next frame. Crash safety is the
+    /// caller's (see `Db::rewind`: a marker file makes a half-done cut finish on open).
+    pub fn truncate(&mut self, loc: u64, cut: (u64, u64), next_version: u64) -> Result<(), Error> {
+        apply_cut(&self.dir, cut)?;
+        let later: Vec<u64> = self.segments.range(cut.0 + 1..).map(|(s, _)| *s).collect();
+        for s in later {
+            self.segments.remove(&s);
+        }
+        let seg = self
+            .segments
+            .get_mut(&cut.0)
+            .ok_or_else(|| Error::Corrupt("cut segment missing".into()))?;
+        seg.len = cut.1;
+        self.offsets.truncate((loc - self.base) as usize);
+        self.next_loc = loc;
+        self.next_version = next_version;
+        self.ahead = ReadAhead::default();
+        Ok(())
+    }
+
     /// The start of the segment that would become the first one if everything before `loc`
     /// were dropped, when that is later than the current base.
     pub fn prune_point(&self, loc: u64) -> Option<u64> {
@@ -410,6 +451,34 @@ impl Log {
     pub fn segment_count(&self) -> usize {
         self.segments.len()
     }
+}
+
+/// Applies a log cut to the files in `dir`: deletes every segment starting after `cut.0`
+/// (newest first), truncates segment `cut.0` to `cut.1` bytes if it is longer, and makes both
+/// durable. Idempotent, so an interrupted cut can simply be applied again.
+pub fn apply_cut(dir: &Path, cut: (u64, u64)) -> Result<(), Error> {
+    let mut later = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if let Some(stem) = name.strip_suffix(".seg")
+            && let Ok(start) = stem.parse::<u64>()
+            && start > cut.0
+        {
+            later.push(start);
+        }
+    }
+    later.sort_unstable();
+    for s in later.into_iter().rev() {
+        fs::remove_file(dir.join(seg_name(s)))?;
+    }
+    let path = dir.join(seg_name(cut.0));
+    let file = OpenOptions::new().write(true).open(&path)?;
+    if file.metadata()?.len() > cut.1 {
+        file.set_len(cut.1)?;
+    }
+    file.sync_all()?;
+    sync_dir(dir)
 }
 
 /// Parses one frame at the start of `buf`: the frame, its length, and op offsets relative to

@@ -225,6 +225,18 @@ impl Mmr {
         Some(path)
     }
 
+    /// Drops every leaf from `leaves` on (and the nodes above them), so the MMR is exactly the
+    /// one it was when it had `leaves` leaves. Refused (`false`) below the pruned prefix or
+    /// above the current size.
+    pub fn truncate(&mut self, leaves: u64) -> bool {
+        if leaves < self.pruned || leaves > self.leaves {
+            return false;
+        }
+        self.nodes.truncate((mmr_size(leaves) - self.base) as usize);
+        self.leaves = leaves;
+        true
+    }
+
     /// Prunes every node not needed for leaves `>= leaves`; no-op if already pruned that far.
     pub fn prune(&mut self, leaves: u64) {
         if leaves <= self.pruned || leaves > self.leaves {

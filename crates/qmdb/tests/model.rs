@@ -1,5 +1,5 @@
 //! Model-based test: long random sequences of put / delete / checkpoint / revert / release /
-//! commit / reopen / prune, checked against an in-memory model whose root is recomputed from
+//! commit / reopen / prune / rewind, checked against an in-memory model whose root is recomputed from
 //! scratch, plus historical reads and proofs at every retained version.
 
 mod common;
@@ -18,6 +18,8 @@ struct Harness {
     cps: Vec<cowboy_qmdb::Checkpoint>,
     /// (version, root, state) of every commit.
     versions: Vec<VersionState>,
+    /// The model as it was right after each version (index = version), for rewinds.
+    models: Vec<Model>,
 }
 
 impl Harness {
@@ -73,10 +75,11 @@ fn run(seed: u64, steps: usize, cfg: Config) {
         layers: vec![BTreeMap::new()],
         cps: Vec::new(),
         versions: vec![(0, cowboy_qmdb::empty_root(), BTreeMap::new())],
+        models: vec![Model::default()],
     };
     let mut commits = 0;
     for _ in 0..steps {
-        let r = h.rng.below(100);
+        let r = h.rng.below(104);
         match r {
             0..=44 => {
                 let k = key_for(h.rng.below(60));
@@ -137,6 +140,7 @@ fn run(seed: u64, steps: usize, cfg: Config) {
                 assert_eq!(info.active_keys, h.model.state.len() as u64);
                 h.versions
                     .push((info.version, info.root, h.model.state.clone()));
+                h.models.push(h.model.clone());
                 check_versions(&db, &mut h, 3);
             }
             93..=95 => {
@@ -159,6 +163,34 @@ fn run(seed: u64, steps: usize, cfg: Config) {
             96..=97 => {
                 db.prune().unwrap();
                 check_versions(&db, &mut h, 1);
+            }
+            100..=103 => {
+                // rewind to a random retained version (pending writes are dropped too)
+                let oldest = db.oldest_version();
+                let latest = db.version();
+                let target = oldest + h.rng.below(latest - oldest + 1);
+                let info = db.rewind(target).unwrap();
+                assert_eq!(info.version, target);
+                assert_eq!(info.root, h.versions[target as usize].1, "root after rewind");
+                assert_eq!(db.version(), target);
+                assert_eq!(db.root(), info.root);
+                assert_eq!(db.pending_len(), 0);
+                h.model = h.models[target as usize].clone();
+                h.models.truncate(target as usize + 1);
+                h.versions.truncate(target as usize + 1);
+                h.layers = vec![BTreeMap::new()];
+                h.cps.clear();
+                assert!(matches!(
+                    db.rewind(target + 1),
+                    Err(cowboy_qmdb::Error::VersionUnavailable { .. })
+                ));
+                if oldest > 0 {
+                    assert!(matches!(
+                        db.rewind(oldest - 1),
+                        Err(cowboy_qmdb::Error::VersionUnavailable { .. })
+                    ));
+                }
+                check_versions(&db, &mut h, 2);
             }
             _ => {
                 db.discard_pending();

@@ -5,7 +5,9 @@
  * (second notarize in a view, finalize after nullify, second finalize).
  *
  * File format: a sequence of records `len:u32be ‖ check:4 ‖ body`, where `check` is the first
- * four bytes of SHA-256(body) and `body` is the UTF-8 JSON of the vote (signature as hex).
+ * four bytes of SHA-256(body) and `body` is the UTF-8 JSON of a vote (signature as hex) or of
+ * a certificate (`"c":1`, signer bitmap, aggregate and seed as hex). Certificates are written
+ * without their own fsync (they are public and verifiable; the next vote's fsync covers them).
  * A torn or corrupt tail (a crash in the middle of a write) is cut at the last whole record
  * when the journal is opened; records before it are never rewritten except by {@link
  * FileJournal.prune}, which writes a new file and renames it over the old one.
@@ -22,7 +24,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import type { Proposal, Vote, VoteKind } from "./types.ts";
+import type { Certificate, Proposal, Vote, VoteKind } from "./types.ts";
 import type { Journal } from "./voter.ts";
 
 const KINDS: readonly VoteKind[] = ["notarize", "nullify", "finalize"];
@@ -94,25 +96,72 @@ function decodeVote(body: Buffer): Vote | null {
   };
 }
 
-/** Parses records; returns the votes and the byte length of the valid prefix. */
-function parse(bytes: Buffer): { votes: Vote[]; valid: number } {
+const HEX = /^(?:[0-9a-f]{2})*$/;
+
+function encodeCertificate(c: Certificate): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      c: 1,
+      k: c.kind,
+      e: c.round.epoch,
+      v: c.round.view,
+      p: c.proposal,
+      s: Buffer.from(c.signers).toString("hex"),
+      g: Buffer.from(c.signature).toString("hex"),
+      d: c.seed === null ? null : Buffer.from(c.seed).toString("hex"),
+    }),
+  );
+}
+
+function decodeCertificate(o: Record<string, unknown>): Certificate | null {
+  const kind = KINDS.find((k) => k === o.k);
+  if (kind === undefined || !Number.isSafeInteger(o.e) || !Number.isSafeInteger(o.v)) return null;
+  if (typeof o.s !== "string" || !HEX.test(o.s) || typeof o.g !== "string" || !HEX.test(o.g)) return null;
+  if (o.d !== null && (typeof o.d !== "string" || !HEX.test(o.d))) return null;
+  const proposal = o.p === null ? null : isProposal(o.p) ? o.p : undefined;
+  if (proposal === undefined || (kind === "nullify") !== (proposal === null)) return null;
+  return {
+    kind,
+    round: { epoch: o.e as number, view: o.v as number },
+    proposal,
+    signers: Uint8Array.from(Buffer.from(o.s, "hex")),
+    signature: Uint8Array.from(Buffer.from(o.g, "hex")),
+    seed: o.d === null ? null : Uint8Array.from(Buffer.from(o.d as string, "hex")),
+  };
+}
+
+/** Parses records; returns the votes, the certificates and the byte length of the valid prefix. */
+function parse(bytes: Buffer): { votes: Vote[]; certificates: Certificate[]; valid: number } {
   const votes: Vote[] = [];
+  const certificates: Certificate[] = [];
   let pos = 0;
   while (bytes.length - pos >= HEADER) {
     const len = bytes.readUInt32BE(pos);
     if (len === 0 || len > MAX_RECORD || bytes.length - pos - HEADER < len) break;
     const body = bytes.subarray(pos + HEADER, pos + HEADER + len);
     if (!check(body).equals(bytes.subarray(pos + 4, pos + HEADER))) break;
-    const vote = decodeVote(body);
-    if (vote === null) break;
-    votes.push(vote);
+    if (body[0] === 0x7b && body.subarray(0, 6).toString("latin1") === '{"c":1') {
+      let o: Record<string, unknown>;
+      try {
+        o = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+      } catch {
+        break;
+      }
+      const cert = decodeCertificate(o);
+      if (cert === null) break;
+      certificates.push(cert);
+    } else {
+      const vote = decodeVote(body);
+      if (vote === null) break;
+      votes.push(vote);
+    }
     pos += HEADER + len;
   }
-  return { votes, valid: pos };
+  return { votes, certificates, valid: pos };
 }
 
-function record(v: Vote): Buffer {
-  const body = encodeVote(v);
+function record(v: Vote | Certificate): Buffer {
+  const body = "signer" in v ? encodeVote(v) : encodeCertificate(v);
   const head = Buffer.alloc(HEADER);
   head.writeUInt32BE(body.length, 0);
   check(body).copy(head, 4);
@@ -133,6 +182,7 @@ export class FileJournal implements Journal {
   readonly path: string;
   private fd: number;
   private votes: Vote[];
+  private certificates: Certificate[];
   /** bytes cut from a torn tail when the file was opened (0 for a clean file) */
   readonly repairedBytes: number;
 
@@ -143,8 +193,9 @@ export class FileJournal implements Journal {
       this.fd = openSync(path, "a+");
       fsyncDir(path);
       const bytes = readFileSync(path);
-      const { votes, valid } = parse(bytes);
+      const { votes, certificates, valid } = parse(bytes);
       this.votes = votes;
+      this.certificates = certificates;
       this.repairedBytes = bytes.length - valid;
       if (this.repairedBytes > 0) {
         ftruncateSync(this.fd, valid);
@@ -176,6 +227,24 @@ export class FileJournal implements Journal {
     return this.votes;
   }
 
+  /** Appends a certificate (no fsync of its own; see the module comment); throws `JOURNAL_IO`. */
+  appendCertificate(cert: Certificate): void {
+    const bytes = record(cert);
+    try {
+      let off = 0;
+      while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    } catch (err) {
+      throw new JournalError("JOURNAL_IO", `cannot append to the signing journal: ${String(err)}`, {
+        cause: err,
+      });
+    }
+    this.certificates.push(cert);
+  }
+
+  loadCertificates(): readonly Certificate[] {
+    return this.certificates;
+  }
+
   /** Size of the file in bytes. */
   size(): number {
     return fstatSync(this.fd).size;
@@ -187,15 +256,16 @@ export class FileJournal implements Journal {
    * durably finalized: a vote that is dropped cannot protect against re-signing.
    */
   prune(epoch: number, fromView: number): void {
-    const keep = this.votes.filter(
-      (v) => v.round.epoch > epoch || (v.round.epoch === epoch && v.round.view >= fromView),
-    );
-    if (keep.length === this.votes.length) return;
+    const kept = (r: { round: { epoch: number; view: number } }) =>
+      r.round.epoch > epoch || (r.round.epoch === epoch && r.round.view >= fromView);
+    const keep = this.votes.filter(kept);
+    const keepCerts = this.certificates.filter(kept);
+    if (keep.length === this.votes.length && keepCerts.length === this.certificates.length) return;
     const tmp = `${this.path}.tmp`;
     try {
       const fd = openSync(tmp, "w");
       try {
-        const bytes = Buffer.concat(keep.map(record));
+        const bytes = Buffer.concat([...keep.map(record), ...keepCerts.map(record)]);
         let off = 0;
         while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
         fsyncSync(fd);
@@ -212,6 +282,7 @@ export class FileJournal implements Journal {
       });
     }
     this.votes = keep;
+    this.certificates = keepCerts;
   }
 
   close(): void {

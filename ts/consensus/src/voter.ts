@@ -56,6 +56,13 @@ export interface Application {
   /** a block finalized earlier (for peers that fetch it), or null */
   finalizedBlock(digest: string): unknown | null;
   /**
+   * Optional: a block above the finalized tip that this node proposed or verified, kept across
+   * restarts, or null. A network restarted all at once loses the notarized-but-not-final blocks
+   * the voters held in memory; every later proposal must extend the newest notarized one, so
+   * without a copy on disk somewhere the chain could not grow again.
+   */
+  pendingBlock?(digest: string): unknown | null;
+  /**
    * A block became final; called once per block, in chain order. `certificate` is its own
    * finalization certificate (null for an ancestor finalized by a descendant's). `participants`
    * are the validators (ascending indices) whose valid notarize or finalize vote for this block
@@ -89,7 +96,18 @@ export interface Clock {
 export interface Journal {
   append(vote: Vote): void;
   load(): readonly Vote[];
-  /** optional: forget votes of earlier epochs and of views below `fromView` (called for finalized views only) */
+  /**
+   * Optional: records a certificate the voter formed or accepted (verified) for a view above
+   * its finalized one. Certificates are public, verifiable data, so this need not be durable
+   * before returning; a restarted voter replays them ({@link loadCertificates}) to recover the
+   * seeds of the views it was in (leader election, beacons) and to re-announce the
+   * certificates that moved it forward — without them a whole network restarted at once can
+   * sit in different views with no certificate to bring the others along.
+   */
+  appendCertificate?(cert: Certificate): void;
+  /** Optional: every certificate appended and not pruned. */
+  loadCertificates?(): readonly Certificate[];
+  /** optional: forget votes (and certificates) of earlier epochs and of views below `fromView` (called for finalized views only) */
   prune?(epoch: number, fromView: number): void;
 }
 
@@ -212,6 +230,8 @@ export class Voter {
   /** nesting depth of {@link tryPropose}, and whether a deferred proposal is scheduled (see there) */
   private proposing = 0;
   private proposeDeferred = false;
+  /** certificates from the journal are being replayed (do not append them again) */
+  private replaying = false;
   /** votes whose signature is known to be valid (ours, or checked) */
   private readonly checked = new WeakSet<Vote>();
 
@@ -277,6 +297,17 @@ export class Voter {
       this.checked.add(vote);
       this.record(vote);
       resume = Math.max(resume, vote.round.view);
+    }
+    // certificates seen before the restart (verified then): seeds, and the certificates that
+    // moved us forward, re-announced to validators that may be behind; this may enter views
+    this.replaying = true;
+    try {
+      for (const cert of this.journal.loadCertificates?.() ?? []) {
+        if (cert.round.epoch !== this.cfg.epoch || cert.round.view < this.lastFinalizedView) continue;
+        this.onCertificate(cert, false);
+      }
+    } finally {
+      this.replaying = false;
     }
     this.enterView(resume);
     // re-announce what we signed before the restart (same signatures, no new commitments)
@@ -442,7 +473,7 @@ export class Voter {
       this.fetchCertificates(this.lastFinalizedView + 1, view - 1);
       return;
     }
-    if (parent.view > 0 && parent.digest !== this.lastFinalized && !this.blocks.has(parent.digest)) {
+    if (parent.view > 0 && parent.digest !== this.lastFinalized && this.blockOf(parent.digest) === undefined) {
       this.fetchBlock(parent.digest);
       return;
     }
@@ -600,15 +631,42 @@ export class Voter {
           ? s?.nullification
           : s?.finalization;
     if (cert != null && sameProposal(cert.proposal, vote.proposal)) {
-      // kept unverified, only to credit the signer's participation when the block finalizes
-      if (vote.kind !== "nullify" && s !== undefined && s.late.length < 2 * this.scheme.participants)
-        s.late.push(vote);
+      if (vote.kind !== "nullify" && s !== undefined) {
+        // the signer's earlier vote of this kind for another block is equivocation
+        const prior = (vote.kind === "notarize" ? s.notarizes : s.finalizes).get(vote.signer);
+        if (prior !== undefined && !sameProposal(prior.proposal, vote.proposal)) {
+          if (this.isValid(prior) && this.isValid(vote))
+            this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
+          return;
+        }
+        // kept unverified, only to credit the signer's participation when the block finalizes
+        if (s.late.length < 2 * this.scheme.participants) s.late.push(vote);
+      }
       return;
     }
+    if (cert != null && vote.kind !== "nullify" && s !== undefined && this.conflictsLate(s, cert, vote)) return;
     // a scheme with batch verification checks votes when a quorum has gathered (spec:
     // "signatures are buffered and batch-verified at quorum"); otherwise check each now
     if (this.scheme.verifyVotes === undefined && !this.isValid(vote)) return;
     this.record(vote);
+  }
+
+  /**
+   * A vote against the view's certificate of its kind: equivocation if the signer also voted
+   * for the certified block (a late vote we kept) or is in the certificate. Reports it and
+   * returns true; false if neither holds (the vote is then handled as usual).
+   */
+  private conflictsLate(s: ViewState, cert: Certificate, vote: Vote): boolean {
+    const agreeing = s.late.find((v) => v.signer === vote.signer && v.kind === vote.kind);
+    if (agreeing !== undefined && this.isValid(agreeing)) {
+      if (this.isValid(vote)) this.onFault({ signer: vote.signer, vote: agreeing, conflicting: vote });
+      return true;
+    }
+    if (bitmapHas(cert.signers, vote.signer)) {
+      if (this.isValid(vote)) this.onFault({ signer: vote.signer, vote, conflicting: cert });
+      return true;
+    }
+    return false;
   }
 
   /** Verifies one vote (once). */
@@ -693,6 +751,7 @@ export class Voter {
       s.finalization = cert;
     }
     if (cert.seed !== null) this.seeds.set(view, cert.seed);
+    if (!this.replaying && view >= this.lastFinalizedView) this.journal.appendCertificate?.(cert);
     this.metrics?.onCertificate?.(
       cert.kind,
       view,
@@ -751,7 +810,7 @@ export class Voter {
       let digest = (cert.proposal as Proposal).payload;
       let complete = true;
       while (digest !== this.lastFinalized) {
-        const entry = this.blocks.get(digest);
+        const entry = this.blockOf(digest);
         if (entry === undefined) {
           this.fetchBlock(digest);
           complete = false;
@@ -834,7 +893,7 @@ export class Voter {
 
   private onFetch(from: number, want: FetchRequest): void {
     if (want.kind === "block") {
-      const entry = this.blocks.get(want.digest);
+      const entry = this.blockOf(want.digest);
       const block = entry?.block ?? this.app.finalizedBlock(want.digest);
       if (block !== null && block !== undefined) {
         this.net.send(from, {
@@ -854,8 +913,12 @@ export class Voter {
         if (cert) certificates.push(cert);
     }
     // a peer asking for views we no longer hold is behind: the latest finalization lets it jump ahead
-    const latest = this.views.get(this.lastFinalizedView)?.finalization;
+    const last = this.views.get(this.lastFinalizedView);
+    const latest = last?.finalization;
     if (latest && !certificates.includes(latest)) certificates.push(latest);
+    // with its notarization: the seed that elects the next view's leader
+    const seedCert = last?.notarization;
+    if (latest && seedCert && !certificates.includes(seedCert)) certificates.push(seedCert);
     if (certificates.length > 0) this.net.send(from, { type: "fetched", blocks: [], certificates });
   }
 
@@ -886,6 +949,21 @@ export class Voter {
       this.deliverFinal();
       this.tryPropose();
     }
+  }
+
+  /**
+   * A block by digest: one this voter holds, else the application's kept copy of one it
+   * proposed or verified before a restart (its link is read from the block itself).
+   */
+  private blockOf(digest: string): { proposal: Proposal; block: unknown } | undefined {
+    const held = this.blocks.get(digest);
+    if (held !== undefined || this.app.pendingBlock === undefined) return held;
+    const block = this.app.pendingBlock(digest);
+    if (block === null || block === undefined || this.app.digest(block) !== digest) return undefined;
+    const entry = { proposal: this.proposalOf(block), block };
+    if (entry.proposal.round.view <= this.lastFinalizedView) return undefined;
+    this.blocks.set(digest, entry);
+    return entry;
   }
 
   /** The proposal a block commits to, derived from the block (digest and chain link). */

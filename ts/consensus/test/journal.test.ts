@@ -275,4 +275,50 @@ describe("pacing with a real clock", () => {
     expect(sent.filter((m) => m.type === "propose")).toHaveLength(1);
     voter.stop();
   });
+
+  it("keeps certificates (with seeds) beside the votes: reloaded, pruned, and a torn tail cut", () => {
+    const path = join(dir, "certs.journal");
+    const j = new FileJournal(path);
+    const round = (view: number) => ({ epoch: 0, view });
+    const proposal = (view: number) => ({
+      round: round(view),
+      height: view,
+      parentView: view - 1,
+      parent: "aa".repeat(32),
+      payload: "bb".repeat(32),
+    });
+    const cert = (view: number, kind: "notarize" | "nullify") => ({
+      kind,
+      round: round(view),
+      proposal: kind === "nullify" ? null : proposal(view),
+      signers: Uint8Array.from([0b0111]),
+      signature: Uint8Array.from([1, 2, 3, view]),
+      seed: Uint8Array.from([9, view]),
+    });
+    const vote: Vote = { kind: "nullify", round: round(3), proposal: null, signer: 1, signature: Uint8Array.from([7]) };
+    j.appendCertificate(cert(2, "notarize"));
+    j.append(vote);
+    j.appendCertificate(cert(3, "nullify"));
+    j.close();
+    const plainCert = (c: ReturnType<typeof cert>) => ({
+      ...c,
+      signers: [...c.signers],
+      signature: [...c.signature],
+      seed: [...c.seed],
+    });
+    const back = new FileJournal(path);
+    expect(plain(back.load())).toEqual(plain([vote]));
+    expect(
+      back.loadCertificates().map((c) => plainCert(c as ReturnType<typeof cert>)),
+    ).toEqual([plainCert(cert(2, "notarize")), plainCert(cert(3, "nullify"))]);
+    back.prune(0, 3);
+    expect(back.loadCertificates().map((c) => c.round.view)).toEqual([3]);
+    back.close();
+    appendFileSync(path, Buffer.from([0, 0, 0, 90, 1]));
+    const again = new FileJournal(path);
+    expect(again.repairedBytes).toBe(5);
+    expect(again.loadCertificates().map((c) => c.round.view)).toEqual([3]);
+    expect(again.load()).toHaveLength(1);
+    again.close();
+  });
 });

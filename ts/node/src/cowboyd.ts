@@ -8,6 +8,10 @@
  *     node ts/node/src/cowboyd.ts --rpc-port 8545 --block-time 1000
  *
  * or through `npx cowboy devnet` / `npm run devnet`.
+ *
+ * `cowboyd --config FILE` runs a validator of a multi-validator network instead (the config
+ * file of docs/validator.md; ts/node/src/validator/main.ts) — what `cowboy localnet` starts
+ * for each of its validators, and what each machine of a real network runs.
  */
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -112,7 +116,7 @@ export async function runDevnet(
   }
   if (config.help) {
     io.out(
-      `Usage: ${prog} [options]\n\nStarts a single-node Cowboy devnet.\n\nOptions:\n${DEVNET_OPTIONS_HELP}\n  -h, --help           this help\n`,
+      `Usage: ${prog} [options]\n       cowboyd --config FILE\n\nStarts a single-node Cowboy devnet, or with --config a validator of a multi-validator\nnetwork (docs/validator.md).\n\nOptions:\n${DEVNET_OPTIONS_HELP}\n  -h, --help           this help\n`,
     );
     return 0;
   }
@@ -175,10 +179,32 @@ export async function runDevnet(
   });
 }
 
+/**
+ * The `--config FILE` form (a validator), or null for the devnet's options. `--config` must be
+ * the only option: everything else is in the file.
+ */
+export function validatorConfigArg(argv: readonly string[]): string | null | Error {
+  const i = argv.findIndex((a) => a === "--config" || a.startsWith("--config="));
+  if (i < 0) return null;
+  const a = argv[i] as string;
+  const path = a.startsWith("--config=") ? a.slice("--config=".length) : argv[i + 1];
+  const rest = argv.length - (a.startsWith("--config=") ? 1 : 2);
+  if (path === undefined || path === "") return new Error("--config needs a file");
+  if (rest !== 0) return new Error("--config takes no other options (set them in the config file)");
+  return path;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const code = await runDevnet(process.argv.slice(2), {
-    out: (s) => process.stdout.write(s),
-    err: (s) => process.stderr.write(s),
-  });
+  const io = { out: (s: string) => process.stdout.write(s), err: (s: string) => process.stderr.write(s) };
+  const argv = process.argv.slice(2);
+  const config = validatorConfigArg(argv);
+  let code: number;
+  if (config instanceof Error) {
+    io.err(`cowboyd: ERR_VALIDATOR_CONFIG: ${config.message}\n`);
+    code = 2;
+  } else if (config !== null) {
+    const { runValidator } = await import("./validator/main.ts");
+    code = await runValidator(config, io);
+  } else code = await runDevnet(argv, io);
   process.exit(code);
 }

@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "./devnet/accounts.ts";
-import { DEFAULT_LOCALNET, localnetValidatorAddresses, parseLocalnetArgs, planLocalnet } from "./localnet.ts";
+import {
+  DEFAULT_LOCALNET,
+  LOCALNET_STAKE,
+  localnetValidatorAddresses,
+  parseLocalnetArgs,
+  planLocalnet,
+} from "./localnet.ts";
 import { readValidatorConfig } from "./validator/config.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-localnet-plan-"));
@@ -25,12 +31,26 @@ describe("cowboy localnet options", () => {
     const paths = await planLocalnet(opts, () => 1_234);
     expect(paths).toHaveLength(4);
     const cfgs = paths.map((p) => readValidatorConfig(p));
-    expect(cfgs.map((c) => c.config.rpc.port)).toEqual([9000, 9001, 9002, 9003]);
-    expect(cfgs[0]?.config.genesis.timestampMs).toBe(1_234n);
-    expect(cfgs[2]?.config.genesis.accounts[0]?.address).toEqual(deriveDevKeys(1).accounts[0]?.address);
-    expect(cfgs[1]?.config.validatorAddresses).toEqual(localnetValidatorAddresses(4));
-    expect(new Set(cfgs.map((c) => Buffer.from(c.config.keySeed).toString("hex"))).size).toBe(1);
-    expect(cfgs[3]?.config.p2p.bootstrap).toHaveLength(3);
+    expect(cfgs.map((c) => c.rpc.port)).toEqual([9000, 9001, 9002, 9003]);
+    expect(cfgs.map((c) => c.signer.index)).toEqual([0, 1, 2, 3]);
+    expect(cfgs[0]?.genesis.timestampMs).toBe(1_234n);
+    expect(cfgs[2]?.genesis.accounts[0]?.address).toEqual(deriveDevKeys(1).accounts[0]?.address);
+    expect(cfgs[1]?.validators.map((v) => v.address)).toEqual(localnetValidatorAddresses(4));
+    // the genesis validator set (contract C2) comes from the network file
+    expect(cfgs[1]?.genesis.validators?.map((v) => v.stake)).toEqual([
+      LOCALNET_STAKE,
+      LOCALNET_STAKE,
+      LOCALNET_STAKE,
+      LOCALNET_STAKE,
+    ]);
+    // operators are funded at genesis (they pay for evidence and staking transactions)
+    const funded = cfgs[0]?.genesis.accounts.map((a) => Buffer.from(a.address).toString("hex")) ?? [];
+    for (const a of localnetValidatorAddresses(4)) expect(funded).toContain(Buffer.from(a).toString("hex"));
+    expect(new Set(cfgs.map((c) => Buffer.from(c.group).toString("hex"))).size).toBe(1);
+    expect(new Set(cfgs.map((c) => Buffer.from(c.signer.secretKey).toString("hex"))).size).toBe(4);
+    expect(cfgs[3]?.p2p.bootstrap).toHaveLength(3);
+    expect(cfgs[3]?.dataDir).toBe(join(dir, "v3"));
+    expect(cfgs[0]?.faults.equivocate).toBe(false);
     const again = await planLocalnet(opts, () => 9_999);
     expect(readFileSync(again[0] as string, "utf8")).toBe(readFileSync(paths[0] as string, "utf8"));
     await expect(planLocalnet({ ...opts, validators: 5 })).rejects.toThrow(/4 validators/);

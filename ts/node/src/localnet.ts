@@ -5,20 +5,28 @@
  * and one validator set (BLS keys dealt by `blsDevnetKeys` from a seed stored in the
  * localnet directory). Prints every validator's RPC URL; Ctrl-C stops them all.
  *
- * Layout of the localnet directory: `genesis.json`, `localnet.json` (seed, ports, peer ids),
- * `v<i>/config.json` and `v<i>/` (the validator's data directory, `validator.log` = its logs).
+ * Each validator runs `cowboyd --config v<i>/config.json`: the same config files a real
+ * multi-machine network uses (docs/validator.md), only generated here.
+ *
+ * Layout of the localnet directory: `genesis.json`, `network.json` (the validator set: keys,
+ * proofs of possession, peer ids, stakes; the seed's threshold public polynomial),
+ * `localnet.json` (the dealer seed and peer ids), and per validator `v<i>/config.json`,
+ * `v<i>/validator.key` (its BLS key, threshold share and operator key) and `v<i>/` (its data
+ * directory; `validator.log` = its logs).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { blsDevnetKeys } from "@cowboy/consensus";
 import { loadOrCreateIdentity } from "@cowboy/p2p";
 import { addressFromSecretKey, deriveSecretKey, mnemonicToSeed, toHex } from "@cowboy/sdk";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
 import { DEV_ACCOUNT_BALANCE, DEV_MNEMONIC, deriveDevKeys, FAUCET_BALANCE } from "./devnet/accounts.ts";
 import { readGenesisFile, writeGenesisFile } from "./devnet/genesis-file.ts";
-import type { ValidatorFileConfig } from "./validator/config.ts";
+import { UNITS_PER_CBY } from "./params.ts";
+import type { KeyFile, NetworkFile, ValidatorFileConfig } from "./validator/config.ts";
 
 export interface LocalnetOptions {
   validators: number;
@@ -34,6 +42,8 @@ export interface LocalnetOptions {
   notarizationTimeoutMs: number;
   accounts: number;
   logLevel: string;
+  /** blocks per validator-set epoch written to the network file (absent: the default 3,600) */
+  epochBlocks?: number;
 }
 
 export const DEFAULT_LOCALNET: LocalnetOptions = {
@@ -53,17 +63,29 @@ interface LocalnetFile {
   validators: number;
   keySeed: string;
   peerIds: string[];
+  /** fixed when the localnet is created (it is part of the genesis state) */
+  epochBlocks?: number;
 }
 
-/** Proposer address of validator `i`: the dev mnemonic at `m/44'/60'/1'/0/i` (i = 0 is the devnet's validator). */
-export function localnetValidatorAddresses(n: number): Uint8Array[] {
+/** Operator key of validator `i`: the dev mnemonic at `m/44'/60'/1'/0/i` (i = 0 is the devnet's validator). */
+export function localnetOperatorKeys(n: number): Uint8Array[] {
   const seed = mnemonicToSeed(DEV_MNEMONIC);
-  const out = Array.from({ length: n }, (_, i) =>
-    addressFromSecretKey(deriveSecretKey(seed, `m/44'/60'/1'/0/${i}`)),
-  );
+  const out = Array.from({ length: n }, (_, i) => deriveSecretKey(seed, `m/44'/60'/1'/0/${i}`));
   seed.fill(0);
   return out;
 }
+
+/** Operator (and proposer) address of validator `i` (see {@link localnetOperatorKeys}). */
+export function localnetValidatorAddresses(n: number): Uint8Array[] {
+  return localnetOperatorKeys(n).map((k) => addressFromSecretKey(k));
+}
+
+/** Genesis balance of each localnet validator's operator account (it pays for evidence and staking transactions). */
+export const LOCALNET_OPERATOR_BALANCE = 1_000_000n * UNITS_PER_CBY;
+/** Genesis self-stake of each localnet validator. */
+export const LOCALNET_STAKE = 100_000n * UNITS_PER_CBY;
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString("hex")}`;
 
 /**
  * Creates (or reuses) the localnet directory: genesis, key seed, identities and one config file
@@ -86,6 +108,10 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
       accounts: [
         ...keys.accounts.map((k) => ({ address: k.address, balance: DEV_ACCOUNT_BALANCE })),
         { address: keys.faucet.address, balance: FAUCET_BALANCE },
+        ...localnetValidatorAddresses(o.validators).map((address) => ({
+          address,
+          balance: LOCALNET_OPERATOR_BALANCE,
+        })),
       ],
     });
   }
@@ -96,33 +122,61 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
     peerIds.push(peerIdFromPrivateKey((await loadOrCreateIdentity(join(vdir, "p2p.key"))).key).toString());
   }
   if (meta === null) {
-    meta = { validators: o.validators, keySeed: randomBytes(32).toString("hex"), peerIds };
+    meta = {
+      validators: o.validators,
+      keySeed: randomBytes(32).toString("hex"),
+      peerIds,
+      ...(o.epochBlocks === undefined ? {} : { epochBlocks: o.epochBlocks }),
+    };
     writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
   }
-  const addresses = localnetValidatorAddresses(o.validators).map((a) => toHex(a).slice(2));
+  const chainId = (readGenesisFile(dir) as { chainId: bigint }).chainId;
+  const bls = blsDevnetKeys(o.validators, chainId, Buffer.from(meta.keySeed, "hex"));
+  const operators = localnetOperatorKeys(o.validators);
+  const network: NetworkFile = {
+    version: 1,
+    chainName: `cowboy-localnet-${chainId}`,
+    group: hex(bls.group),
+    validators: operators.map((sk, i) => ({
+      address: toHex(addressFromSecretKey(sk)),
+      blsPublicKey: hex(bls.publicKeys[i] as Uint8Array),
+      proofOfPossession: hex(bls.proofs[i] as Uint8Array),
+      peerId: meta.peerIds[i] as string,
+      stake: LOCALNET_STAKE.toString(),
+    })),
+    ...(meta.epochBlocks === undefined ? {} : { params: { epochBlocks: meta.epochBlocks } }),
+  };
+  writeFileSync(join(dir, "network.json"), `${JSON.stringify(network, null, 2)}\n`);
   const addr = (i: number) => `/ip4/127.0.0.1/udp/${o.basePort + i}/quic-v1`;
   const paths: string[] = [];
   for (let i = 0; i < o.validators; i++) {
     const vdir = join(dir, `v${i}`);
-    const cfg: ValidatorFileConfig = {
-      dataDir: vdir,
+    const key: KeyFile = {
+      version: 1,
       index: i,
-      genesisDir: dir,
-      validatorCount: o.validators,
-      keySeed: meta.keySeed,
-      validatorAddresses: addresses,
+      blsSecretKey: hex(bls.secretKeys[i] as Uint8Array),
+      blsShare: hex(bls.shares[i] as Uint8Array),
+      operatorSecretKey: hex(operators[i] as Uint8Array),
+    };
+    writeFileSync(join(vdir, "validator.key"), `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600 });
+    const cfg: ValidatorFileConfig = {
+      version: 1,
+      dataDir: ".",
+      genesisFile: "../genesis.json",
+      networkFile: "../network.json",
+      keyFile: "validator.key",
+      chainId: chainId.toString(),
       p2p: {
-        chainName: `cowboy-localnet-${o.chainId}`,
         listen: [addr(i)],
-        bootstrap: peerIds.flatMap((p, j) => (j === i ? [] : [`${addr(j)}/p2p/${p}`])),
-        peerIds,
+        bootstrap: meta.peerIds.flatMap((p, j) => (j === i ? [] : [`${addr(j)}/p2p/${p}`])),
       },
       rpc: { host: "127.0.0.1", port: o.rpcPort === 0 ? 0 : o.rpcPort + i },
+      metrics: true,
       timeouts: {
-        leaderTimeoutMs: o.leaderTimeoutMs,
-        notarizationTimeoutMs: o.notarizationTimeoutMs,
+        leaderMs: o.leaderTimeoutMs,
+        notarizationMs: o.notarizationTimeoutMs,
         nullifyRetryMs: o.notarizationTimeoutMs,
-        minViewMs: o.blockTimeMs,
+        blockTimeMs: o.blockTimeMs,
       },
       logLevel: o.logLevel,
     };
@@ -133,8 +187,8 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
   return paths;
 }
 
-/** The path of the validator process entry. */
-export const VALIDATOR_MAIN = join(import.meta.dirname, "validator", "main.ts");
+/** The path of the node's entry: validators run `cowboyd --config FILE`. */
+export const COWBOYD = join(import.meta.dirname, "cowboyd.ts");
 
 /** A running validator process. */
 export interface ValidatorProcess {
@@ -155,7 +209,7 @@ export function spawnValidator(
   configPath: string,
   onLog: (line: string) => void,
 ): ValidatorProcess {
-  const child = spawn(process.execPath, [VALIDATOR_MAIN, configPath], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [COWBOYD, "--config", configPath], { stdio: ["ignore", "pipe", "pipe"] });
   let ready!: (v: { rpc: string; ws: string; syncedTo: number }) => void;
   let failed!: (e: Error) => void;
   const readyP = new Promise<{ rpc: string; ws: string; syncedTo: number }>((res, rej) => {

@@ -2,10 +2,13 @@
  * Determinism (issue 7 evidence): a seeded random workload of transfers, deploys, actor
  * messages and timers — thousands of transactions, some invalid — built twice from genesis on
  * fresh stores and re-applied on a third gives identical receipts and state roots at every
- * height.
+ * height. Two genesis validators (5-block epochs) and a few validator-set transactions
+ * (register, exit, withdraw, unjail) with random per-block participants (downtime
+ * accounting) run alongside, so rewards by stake, epoch sets and jailing are covered too.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addressFromSecretKey, type Block, encodeReceipt, toHex } from "@cowboy/sdk";
@@ -25,10 +28,36 @@ const CBY = UNITS_PER_CBY;
 const T0 = 1_700_000_000_000n;
 const KEYS = Array.from({ length: 12 }, (_, i) => secretKey(10 + i));
 const ADDRS = KEYS.map((k) => addressFromSecretKey(k));
+const bls = createRequire(import.meta.url)("@cowboy/native") as {
+  blsKeygen(ikm: Buffer): Buffer;
+  blsPublicKey(sk: Buffer): Buffer;
+  blsProofOfPossession(sk: Buffer, chainId: bigint): Buffer;
+};
+/** a BLS key per account (validator registrations) */
+const BLS = KEYS.map((_, i) => {
+  const sk = bls.blsKeygen(Buffer.alloc(32, 0x40 + i));
+  return {
+    pk: new Uint8Array(bls.blsPublicKey(sk)),
+    pop: new Uint8Array(bls.blsProofOfPossession(sk, CHAIN_ID)),
+  };
+});
 const genesis = {
   chainId: CHAIN_ID,
   timestampMs: T0,
   accounts: ADDRS.map((address, i) => ({ address, balance: BigInt(i + 1) * 40n * CBY })),
+  validators: [0, 1].map((i) => ({
+    address: ADDRS[i] as Uint8Array,
+    blsKey: (BLS[i] as (typeof BLS)[number]).pk,
+    stake: BigInt(i + 1) * 10n * CBY,
+  })),
+  validatorParams: {
+    minStake: 5n * CBY,
+    epochBlocks: 5,
+    unbondingBlocks: 4,
+    jailBlocks: 3,
+    downtimeWindow: 5,
+    downtimeMaxMissed: 2,
+  },
 };
 const FEES = { maxFeePerCycle: 12_000n, maxFeePerCell: 12_000n, tipCycle: 100n, tipCell: 7n };
 
@@ -61,6 +90,9 @@ function run(
   const roots: string[] = [];
   const receipts: string[] = [];
   const built: Block[] = [];
+  const participation: number[][] = [];
+  let registered = 0;
+  let jailed = 0;
   const seen = new Set<string>();
   let total = 0;
   for (let b = 1; b <= blocks; b++) {
@@ -73,6 +105,25 @@ function run(
       const opts = { nonce: nonces[k] as bigint, ...FEES };
       nonces[k] = (nonces[k] as bigint) + 1n;
       let tx: Uint8Array;
+      if (rand() % 25 === 0) {
+        // a validator-set transaction (many fail: not registered, still unbonding, …)
+        const v = rand() % 4;
+        const ix =
+          v === 0
+            ? {
+                kind: "registerValidator" as const,
+                blsKey: (BLS[k] as (typeof BLS)[number]).pk,
+                proofOfPossession: (BLS[k] as (typeof BLS)[number]).pop,
+                stake: 5n * CBY + BigInt(rand() % 1_000_000),
+              }
+            : {
+                kind: (["exitValidator", "withdrawStake", "unjailValidator"] as const)[
+                  v - 1
+                ] as "exitValidator",
+              };
+        txs.push(signed(key, ix, { ...opts, cyclesLimit: 21_000n }));
+        continue;
+      }
       const deploy = (kind === 5 || (kind > 5 && actors.length === 0)) && actors.length < 6;
       if (kind < 5 || (!deploy && actors.length === 0)) {
         // transfers, sometimes more than the sender has (invalid: skipped by the builder)
@@ -136,11 +187,18 @@ function run(
       }
       txs.push(tx);
     }
+    // the parent's voters (indices in the parent's epoch set): each one misses now and then
+    const parentSet = chain.validatorSet(Math.floor((b - 1) / 5));
+    const participants = parentSet.map((_, i) => i).filter(() => rand() % 3 !== 0);
+    participation.push(participants);
     const r = chain.buildBlock(txs, {
       timestampMs: T0 + BigInt(b) * 1000n,
       proposer: PROPOSER,
       parentSeed: Uint8Array.of(b & 0xff, 7),
+      participants,
     });
+    registered = Math.max(registered, ADDRS.filter((a) => chain.validator(a) !== null).length);
+    jailed += ADDRS.filter((a) => (chain.validator(a)?.jailCount ?? 0) > 0).length;
     total += r.block.transactions.length;
     for (const rc of r.receipts) {
       if (rc.contractAddress !== null) actors.push(rc.contractAddress);
@@ -152,7 +210,7 @@ function run(
     receipts.push(r.receipts.map((x) => toHex(encodeReceipt(x))).join(","));
     built.push(r.block);
   }
-  return { roots, receipts, built, total, chain, seen };
+  return { roots, receipts, built, total, chain, seen, participation, registered, jailed };
 }
 
 describe("determinism", () => {
@@ -165,7 +223,7 @@ describe("determinism", () => {
     const state = new MemoryState();
     const replica = Chain.create({ state, genesis, executor: scriptedExecutor(state) });
     for (const [i, blk] of a.built.entries()) {
-      const r = replica.applyBlock(blk);
+      const r = replica.applyBlock(blk, { participants: a.participation[i] as number[] });
       expect(toHex(r.block.header.stateRoot)).toBe(a.roots[i]);
       expect(r.receipts.map((x) => toHex(encodeReceipt(x))).join(",")).toBe(a.receipts[i]);
     }
@@ -180,6 +238,9 @@ describe("determinism", () => {
     ]) {
       expect(a.seen).toContain(path);
     }
+    // validators registered beyond the two of genesis, and the downtime rule jailed some
+    expect(a.registered).toBeGreaterThan(2);
+    expect(a.jailed).toBeGreaterThan(0);
     // a different seed gives a different history
     expect(run(7, 3, 20).roots).not.toEqual(a.roots.slice(0, 3));
   }, 120_000);

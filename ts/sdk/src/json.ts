@@ -23,12 +23,32 @@ import {
 import { parseHexDigits, toHex } from "./bytes.ts";
 import { signingHash } from "./crypto.ts";
 import { CodecError, inField, TxJsonError } from "./errors.ts";
-import { ADDRESS_SIZE, encodeTransaction, HASH_SIZE, SIGNATURE_SIZE } from "./tx.ts";
+import {
+  ADDRESS_SIZE,
+  BLS_PUBLIC_KEY_SIZE,
+  BLS_SIGNATURE_SIZE,
+  encodeTransaction,
+  HASH_SIZE,
+  SIGNATURE_SIZE,
+} from "./tx.ts";
 import type { AccessListEntry, AdditionalSigner, Instruction, Transaction } from "./types.ts";
 
 /** Instruction in JSON form; `kind` selects the variant. */
 export type InstructionJson =
   | { kind: "transfer"; to: string; amount: string }
+  | { kind: "registerValidator"; blsKey: string; proofOfPossession: string; stake: string }
+  | { kind: "exitValidator" }
+  | { kind: "withdrawStake" }
+  | { kind: "unjailValidator" }
+  | { kind: "submitEvidence"; evidence: string }
+  | {
+      kind: "sysCancelTimer";
+      actor: string;
+      timerId: string;
+      epoch: string;
+      signers: string;
+      signature: string;
+    }
   | { kind: "deploy"; source: string; salt: string; initArgs: string; value: string }
   | { kind: "call"; to: string; handler: string; args: string; value: string }
   | {
@@ -84,6 +104,28 @@ function instructionToJson(ix: Instruction): InstructionJson {
   switch (ix.kind) {
     case "transfer":
       return { kind: "transfer", to: toHex(ix.to), amount: ix.amount.toString() };
+    case "registerValidator":
+      return {
+        kind: "registerValidator",
+        blsKey: toHex(ix.blsKey),
+        proofOfPossession: toHex(ix.proofOfPossession),
+        stake: ix.stake.toString(),
+      };
+    case "exitValidator":
+    case "withdrawStake":
+    case "unjailValidator":
+      return { kind: ix.kind };
+    case "submitEvidence":
+      return { kind: "submitEvidence", evidence: toHex(ix.evidence) };
+    case "sysCancelTimer":
+      return {
+        kind: "sysCancelTimer",
+        actor: toHex(ix.actor),
+        timerId: toHex(ix.timerId),
+        epoch: ix.epoch.toString(),
+        signers: toHex(ix.signers),
+        signature: toHex(ix.signature),
+      };
     case "deploy":
       return {
         kind: "deploy",
@@ -268,6 +310,36 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
       o.only(["kind", "to", "amount"]);
       ix = { kind, to: o.fixed("to", ADDRESS_SIZE), amount: o.u64("amount") };
       break;
+    case "registerValidator":
+      o.only(["kind", "blsKey", "proofOfPossession", "stake"]);
+      ix = {
+        kind,
+        blsKey: o.fixed("blsKey", BLS_PUBLIC_KEY_SIZE),
+        proofOfPossession: o.fixed("proofOfPossession", BLS_SIGNATURE_SIZE),
+        stake: o.u64("stake"),
+      };
+      break;
+    case "exitValidator":
+    case "withdrawStake":
+    case "unjailValidator":
+      o.only(["kind"]);
+      ix = { kind };
+      break;
+    case "submitEvidence":
+      o.only(["kind", "evidence"]);
+      ix = { kind, evidence: o.bytes("evidence") };
+      break;
+    case "sysCancelTimer":
+      o.only(["kind", "actor", "timerId", "epoch", "signers", "signature"]);
+      ix = {
+        kind,
+        actor: o.fixed("actor", ADDRESS_SIZE),
+        timerId: o.fixed("timerId", HASH_SIZE),
+        epoch: o.u64("epoch"),
+        signers: o.bytes("signers"),
+        signature: o.fixed("signature", BLS_SIGNATURE_SIZE),
+      };
+      break;
     case "deploy":
       o.only(["kind", "source", "salt", "initArgs", "value"]);
       ix = {
@@ -322,7 +394,7 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
     default:
       throw new TxJsonError(
         o.field("kind"),
-        `unknown instruction kind ${JSON.stringify(kind)} (expected transfer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)`,
+        `unknown instruction kind ${JSON.stringify(kind)} (expected transfer, registerValidator, exitValidator, withdrawStake, unjailValidator, submitEvidence, sysCancelTimer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)`,
       );
   }
   return ix;

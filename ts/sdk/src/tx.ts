@@ -23,12 +23,22 @@ export const SIGNATURE_SIZE = 65;
 export const MAX_HANDLER_LEN = 64;
 /** Largest library name in bytes. */
 export const MAX_LIBRARY_NAME_LEN = 64;
+/** BLS12-381 (MinPk) public key size: compressed G1. */
+export const BLS_PUBLIC_KEY_SIZE = 48;
+/** BLS12-381 (MinPk) signature size (aggregate, proof of possession): compressed G2. */
+export const BLS_SIGNATURE_SIZE = 96;
 
 /** Instruction categories (spec §2.1; numbering docs/codec.md §3). */
 export const Category = { System: 0, Actor: 1, Custom: 2, Library: 3 } as const;
 /** Sub-types per category. */
 export const SubType = {
   Transfer: 1,
+  RegisterValidator: 2,
+  ExitValidator: 3,
+  WithdrawStake: 4,
+  UnjailValidator: 5,
+  SubmitEvidence: 6,
+  SysCancelTimer: 7,
   Deploy: 1,
   Call: 2,
   ScheduleTimer: 3,
@@ -90,6 +100,39 @@ export function writeInstruction(w: Writer, ix: Instruction): void {
       w.u8(SubType.Transfer);
       w.fixed(ix.to, ADDRESS_SIZE, "instruction.to");
       w.u64be(ix.amount, "instruction.amount");
+      return;
+    case "registerValidator":
+      w.u8(Category.System);
+      w.u8(SubType.RegisterValidator);
+      w.fixed(ix.blsKey, BLS_PUBLIC_KEY_SIZE, "instruction.bls_key");
+      w.fixed(ix.proofOfPossession, BLS_SIGNATURE_SIZE, "instruction.proof_of_possession");
+      w.u64be(ix.stake, "instruction.stake");
+      return;
+    case "exitValidator":
+      w.u8(Category.System);
+      w.u8(SubType.ExitValidator);
+      return;
+    case "withdrawStake":
+      w.u8(Category.System);
+      w.u8(SubType.WithdrawStake);
+      return;
+    case "unjailValidator":
+      w.u8(Category.System);
+      w.u8(SubType.UnjailValidator);
+      return;
+    case "submitEvidence":
+      w.u8(Category.System);
+      w.u8(SubType.SubmitEvidence);
+      w.bytes(ix.evidence, "instruction.evidence");
+      return;
+    case "sysCancelTimer":
+      w.u8(Category.System);
+      w.u8(SubType.SysCancelTimer);
+      w.fixed(ix.actor, ADDRESS_SIZE, "instruction.actor");
+      w.fixed(ix.timerId, HASH_SIZE, "instruction.timer_id");
+      w.varint(ix.epoch, "instruction.epoch");
+      w.bytes(ix.signers, "instruction.signers");
+      w.fixed(ix.signature, BLS_SIGNATURE_SIZE, "instruction.signature");
       return;
     case "deploy":
       w.u8(Category.Actor);
@@ -169,12 +212,38 @@ export function readInstruction(r: Reader): Instruction {
       `unknown sub_type ${subType} for category ${category}`,
     );
   switch (category) {
-    case Category.System: {
-      if (subType !== SubType.Transfer) throw unknownSubType();
-      const to = r.fixed(ADDRESS_SIZE, "instruction.to");
-      const amount = r.u64be("instruction.amount");
-      return { kind: "transfer", to, amount };
-    }
+    case Category.System:
+      switch (subType) {
+        case SubType.Transfer: {
+          const to = r.fixed(ADDRESS_SIZE, "instruction.to");
+          const amount = r.u64be("instruction.amount");
+          return { kind: "transfer", to, amount };
+        }
+        case SubType.RegisterValidator: {
+          const blsKey = r.fixed(BLS_PUBLIC_KEY_SIZE, "instruction.bls_key");
+          const proofOfPossession = r.fixed(BLS_SIGNATURE_SIZE, "instruction.proof_of_possession");
+          const stake = r.u64be("instruction.stake");
+          return { kind: "registerValidator", blsKey, proofOfPossession, stake };
+        }
+        case SubType.ExitValidator:
+          return { kind: "exitValidator" };
+        case SubType.WithdrawStake:
+          return { kind: "withdrawStake" };
+        case SubType.UnjailValidator:
+          return { kind: "unjailValidator" };
+        case SubType.SubmitEvidence:
+          return { kind: "submitEvidence", evidence: r.bytes("instruction.evidence") };
+        case SubType.SysCancelTimer: {
+          const actor = r.fixed(ADDRESS_SIZE, "instruction.actor");
+          const timerId = r.fixed(HASH_SIZE, "instruction.timer_id");
+          const epoch = r.varint("instruction.epoch");
+          const signers = r.bytes("instruction.signers");
+          const signature = r.fixed(BLS_SIGNATURE_SIZE, "instruction.signature");
+          return { kind: "sysCancelTimer", actor, timerId, epoch, signers, signature };
+        }
+        default:
+          throw unknownSubType();
+      }
     case Category.Actor:
       switch (subType) {
         case SubType.Deploy: {

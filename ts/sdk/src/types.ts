@@ -19,6 +19,53 @@ export interface TransferInstruction {
   amount: bigint;
 }
 
+/**
+ * System(0) RegisterValidator(2): the sender (operator account) registers as a validator with
+ * `stake` of its own balance (self-stake only), BLS key `blsKey` (48 bytes, compressed G1)
+ * proven by `proofOfPossession` (96 bytes, compressed G2). Active from the next epoch.
+ */
+export interface RegisterValidatorInstruction {
+  kind: "registerValidator";
+  blsKey: Uint8Array;
+  proofOfPossession: Uint8Array;
+  stake: bigint;
+}
+
+/** System(0) ExitValidator(3): the sender's validator starts unbonding. */
+export interface ExitValidatorInstruction {
+  kind: "exitValidator";
+}
+
+/** System(0) WithdrawStake(4): the sender's unbonded validator takes its stake back. */
+export interface WithdrawStakeInstruction {
+  kind: "withdrawStake";
+}
+
+/** System(0) UnjailValidator(5): the sender's validator, its jail over, rejoins at the next epoch. */
+export interface UnjailValidatorInstruction {
+  kind: "unjailValidator";
+}
+
+/** System(0) SubmitEvidence(6): equivocation evidence (`encodeEvidence` bytes, opaque to the codec); anyone may send it. */
+export interface SubmitEvidenceInstruction {
+  kind: "submitEvidence";
+  evidence: Uint8Array;
+}
+
+/**
+ * System(0) SysCancelTimer(7) (spec §5.1a `SYS_CANCEL_TIMER`): the validator set of `epoch`
+ * cancels timer `timerId` of `actor`. `signers` is the signer bitmap over that epoch's set
+ * (validator i = bit i % 8 of byte i / 8); `signature` the 96-byte BLS aggregate.
+ */
+export interface SysCancelTimerInstruction {
+  kind: "sysCancelTimer";
+  actor: Address;
+  timerId: Hash32;
+  epoch: bigint;
+  signers: Uint8Array;
+  signature: Uint8Array;
+}
+
 /** Actor(1) Deploy(1): deploy canonical Python `source` at the CREATE2-style address of (from, salt, code_hash). */
 export interface DeployInstruction {
   kind: "deploy";
@@ -79,6 +126,12 @@ export interface PublishLibraryInstruction {
 /** The typed operation of a transaction: `[category, sub_type, body]` on the wire. */
 export type Instruction =
   | TransferInstruction
+  | RegisterValidatorInstruction
+  | ExitValidatorInstruction
+  | WithdrawStakeInstruction
+  | UnjailValidatorInstruction
+  | SubmitEvidenceInstruction
+  | SysCancelTimerInstruction
   | DeployInstruction
   | CallInstruction
   | ScheduleTimerInstruction

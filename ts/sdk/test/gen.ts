@@ -97,7 +97,7 @@ export function randomSource(rng: Rng): Uint8Array {
 
 /** A random instruction of any kind. */
 export function randomInstruction(rng: Rng): Instruction {
-  switch (rng.below(7)) {
+  switch (rng.below(13)) {
     case 0:
       return { kind: "transfer", to: rng.bytes(20), amount: rng.u64() };
     case 1:
@@ -131,6 +131,31 @@ export function randomInstruction(rng: Rng): Instruction {
       return { kind: "cancelTimer", actor: rng.bytes(20), timerId: rng.bytes(32) };
     case 5:
       return { kind: "custom", subType: rng.below(256), payload: rng.blob() };
+    // the validator-set System instructions (sub-types 2..=7)
+    case 7:
+      return {
+        kind: "registerValidator",
+        blsKey: rng.bytes(48),
+        proofOfPossession: rng.bytes(96),
+        stake: rng.u64(),
+      };
+    case 8:
+      return { kind: "exitValidator" };
+    case 9:
+      return { kind: "withdrawStake" };
+    case 10:
+      return { kind: "unjailValidator" };
+    case 11:
+      return { kind: "submitEvidence", evidence: rng.blob() };
+    case 12:
+      return {
+        kind: "sysCancelTimer",
+        actor: rng.bytes(20),
+        timerId: rng.bytes(32),
+        epoch: rng.u64(),
+        signers: rng.blob(8),
+        signature: rng.bytes(96),
+      };
     default:
       return {
         kind: "publishLibrary",

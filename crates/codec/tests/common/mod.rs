@@ -133,6 +133,30 @@ impl Rng {
             },
         }
     }
+    /// A validator-set System instruction (sub-types 2..=7). Separate from
+    /// [`Rng::instruction`] so the older vectors keep their random stream.
+    pub fn system_instruction(&mut self) -> Instruction {
+        match self.below(6) {
+            0 => Instruction::RegisterValidator {
+                bls_key: self.array(),
+                proof_of_possession: self.array(),
+                stake: self.u64(),
+            },
+            1 => Instruction::ExitValidator,
+            2 => Instruction::WithdrawStake,
+            3 => Instruction::UnjailValidator,
+            4 => Instruction::SubmitEvidence {
+                evidence: self.bytes(200),
+            },
+            _ => Instruction::SysCancelTimer {
+                actor: self.address(),
+                timer_id: self.array(),
+                epoch: self.u64(),
+                signers: self.bytes(4),
+                signature: self.array(),
+            },
+        }
+    }
     pub fn transaction(&mut self) -> Transaction {
         let access_list = if self.bool() {
             let n = self.below(3);

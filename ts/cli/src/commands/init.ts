@@ -3,8 +3,8 @@
  *
  *     DIR/cowboy.json          project config: name, actor file, node URL
  *     DIR/actor.py             a counter actor in the cowboy_sdk style
- *     DIR/tests/test_actor.py  tests that deploy and call it (`cowboy test`; pytest + cowboy_py.testing)
- *     DIR/tests/conftest.py    loads the cowboy_py.testing fixtures
+ *     DIR/tests/test_actor.py  tests that deploy and call it (`cowboy test`: in the PVM, simulated chain)
+ *     DIR/tests/conftest.py    the `counter` fixture they share
  *     DIR/README.md            the commands to run
  *     DIR/.gitignore
  *
@@ -40,38 +40,41 @@ class Counter:
         return self.storage["count"]
 `;
 
-/** The scaffolded tests: pytest with the fixtures of cowboy_py.testing (`cowboy test` runs them). */
-export const TEST_TEMPLATE = `"""Tests of actor.py: \`npx cowboy test\` runs them against a fresh devnet.
+/** The scaffolded tests: `cowboy test` runs them in the PVM against a simulated chain. */
+export const TEST_TEMPLATE = `"""Tests of actor.py: \`npx cowboy test\` runs them inside the PVM against a simulated
+chain (the real state transition, a fresh chain per test). See docs/testing.md.
 
-Fixtures (cowboy_py.testing): deploy("actor.py", *init_args) → an actor with .call()
-(simulated), .send() (a transaction), .storage(key), .events(name); accounts; chain
-(.height, .advance(n)); cowboy (the client).
+Parameters name fixtures: chain, accounts, alice, bob, carol, dave, eve, deploy, and the
+@fixture functions of this file and conftest.py.
 """
-import pytest
-from cowboy_py import ActorCallError
+from cowboy_test import raises, ActorError
 
 
-def test_starts_at_the_init_argument(deploy):
-    counter = deploy("actor.py", 10)
+def test_starts_at_the_init_argument(counter):
     assert counter.call("get") == 10
 
 
-def test_increment_returns_the_new_count(deploy):
-    counter = deploy("actor.py", 10)
-    receipt = counter.send("increment", 5)
+def test_increment_returns_the_new_count(counter, bob):
+    receipt = counter.increment(5, sender=bob)  # a transaction in a new block
     assert receipt.value == 15
     assert counter.storage("count") == 15
+    assert receipt.cycles > 0 and receipt.fee > 0
 
 
-def test_rejects_non_positive_steps(deploy):
-    counter = deploy("actor.py")
-    with pytest.raises(ActorCallError) as failure:
-        counter.send("increment", 0)
+def test_rejects_non_positive_steps(counter):
+    with raises(ActorError, match="positive") as failure:
+        counter.increment(0)
     assert failure.value.type == "ValueError"
 `;
 
-/** Makes plain \`python3 -m pytest\` load the fixtures too (with COWBOY_RPC set to a node). */
-export const CONFTEST_TEMPLATE = `pytest_plugins = ["cowboy_py.testing"]
+/** Shared fixtures of the scaffolded tests. */
+export const CONFTEST_TEMPLATE = `from cowboy_test import fixture
+
+
+@fixture
+def counter(deploy, alice):
+    """actor.py deployed by alice with __init__(10)."""
+    return deploy("actor.py", 10, sender=alice)
 `;
 
 function readme(name: string): string {
@@ -83,12 +86,11 @@ A Cowboy actor project (made by \`cowboy init\`).
     npx cowboy deploy --dev 0              # deploys actor.py; prints its address
     npx cowboy send ADDRESS increment '[5]' --dev 0
     npx cowboy call ADDRESS get
-    npx cowboy test                        # tests/ against a fresh devnet (needs cowboy-py, pytest)
+    npx cowboy test                        # tests/ in the PVM against a simulated chain
 `;
 }
 
 const GITIGNORE = `__pycache__/
-.pytest_cache/
 .cowboy/
 `;
 
@@ -147,7 +149,7 @@ export function registerInit(program: Command): void {
       io().stdout(`${paint("green", "created")} ${name} in ${rel}\n`);
       for (const f of Object.keys(files)) io().stdout(`  ${f}\n`);
       io().stdout(
-        `\nnext:\n${rel === "." ? "" : `  cd ${rel}\n`}  npx cowboy test              (the tests, on a fresh devnet)\n  npx cowboy devnet            (in another terminal)\n  npx cowboy deploy --dev 0\n`,
+        `\nnext:\n${rel === "." ? "" : `  cd ${rel}\n`}  npx cowboy test              (the tests, on a simulated chain)\n  npx cowboy devnet            (in another terminal)\n  npx cowboy deploy --dev 0\n`,
       );
     });
 }

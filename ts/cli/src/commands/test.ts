@@ -1,141 +1,91 @@
 /**
- * `cowboy test [DIR] [-- pytest args…]`: runs an actor project's Python tests
- * (`tests/test_*.py`, plain `assert`, pytest output) with the fixtures of
- * `cowboy_py.testing` (`cowboy`, `accounts`, `chain`, `deploy`) against a fresh
- * devnet that this command starts (a temporary data directory, a free port, a block
- * every 100 ms) and stops afterwards — or against `--rpc URL`. The tests run in
- * CPython; the actors they deploy run in the real PVM on that chain. Exit status is
- * pytest's (0 all passed, 1 failures).
+ * `cowboy test [PATHS...] [-k EXPR] [-v] [--json]`: runs an actor project's Python tests
+ * (`tests/test_*.py`, `test_*` functions, plain `assert`, fixtures by parameter name) inside
+ * the PVM against a simulated chain — the real state transition function over a fresh store
+ * per test (@cowboy/testing, docs/testing.md). Output is pytest's: progress, a FAILURES
+ * section with the test's and the actor's source lines, and `3 passed, 1 failed in 0.42s`.
+ * Exit status 0 when everything passed, 1 on any failure or error, 5 when no test ran.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ANSI, finalReport, jsonReport, PLAIN, progress, runTests, type TestResult } from "@cowboy/testing";
 import type { Command } from "commander";
 import { CliError, CliExit } from "../errors.ts";
-import { io } from "../io.ts";
-import { paint } from "../ui.ts";
-
-/** The repository's python/ directory (cowboy-py), for checkouts where it is not pip-installed. */
-const PYTHON_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "python");
+import { io, useColor } from "../io.ts";
 
 interface TestOpts {
-  rpc?: string;
-  python?: string;
+  k?: string;
+  verbose?: boolean;
+  json?: boolean;
   blockTime: string;
 }
 
-/** Starts cowboyd on a free port in a fresh directory; resolves once it serves JSON-RPC. */
-async function startDevnet(blockTime: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const cowboyd = fileURLToPath(import.meta.resolve("@cowboy/node/cowboyd"));
-  const dir = mkdtempSync(join(tmpdir(), "cowboy-test-"));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [cowboyd, "--data-dir", dir, "--rpc-port", "0", "--block-time", blockTime, "--log-level", "warn"],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    }
-    rmSync(dir, { recursive: true, force: true });
-  };
-  let out = "";
-  const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(
-      () => rej(new CliError("ERR_DEVNET", `the devnet did not start in 60 s:\n${out}`)),
-      60_000,
-    );
-    child.stdout?.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /JSON-RPC\s+(http:\/\/\S+)/.exec(out);
-      if (m?.[1] !== undefined) {
-        clearTimeout(timer);
-        res(m[1]);
-      }
-    });
-    child.stderr?.on("data", (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      rej(new CliError("ERR_DEVNET", `the devnet exited (${code}) before serving:\n${out}`));
-    });
-  }).catch(async (err) => {
-    await stop();
-    throw err;
-  });
-  return { url, stop };
-}
+const bigJson = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
 
-function runPytest(
-  python: string,
-  cwd: string,
-  args: string[],
-  env: Record<string, string>,
-): Promise<number> {
-  return new Promise((res, rej) => {
-    const child = spawn(python, ["-m", "pytest", "-p", "cowboy_py.testing", ...args], {
-      cwd,
-      env: { ...process.env, ...io().env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout?.on("data", (c: Buffer) => io().stdout(c.toString()));
-    child.stderr?.on("data", (c: Buffer) => io().stderr(c.toString()));
-    child.once("error", (err) =>
-      rej(
-        new CliError(
-          "ERR_PYTHON",
-          `cannot run ${python}: ${err.message} (install Python 3.10+, or pass --python)`,
-        ),
-      ),
-    );
-    child.once("exit", (code) => res(code ?? 1));
-  });
+/** The project root and test paths of the command's arguments. */
+function locate(cwd: string, args: string[]): { root: string; paths: string[] } {
+  if (args.length === 0) return { root: cwd, paths: [] };
+  if (args.length === 1) {
+    const p = resolve(cwd, args[0] as string);
+    if (existsSync(p) && statSync(p).isDirectory() && existsSync(join(p, "tests")))
+      return { root: p, paths: [join(p, "tests")] };
+  }
+  for (const a of args)
+    if (!existsSync(resolve(cwd, a))) throw new CliError("ERR_NO_TESTS", `no such file or directory: ${a}`);
+  return { root: cwd, paths: args.map((a) => resolve(cwd, a)) };
 }
 
 export function registerTest(program: Command): void {
   program
     .command("test")
-    .description("run an actor project's Python tests against a fresh devnet (pytest, cowboy_py fixtures)")
-    .argument("[dir]", "the project", ".")
-    .argument("[pytest...]", "more pytest arguments, after -- (e.g. -- -k increment -x)")
-    .option("--rpc <url>", "use this node instead of starting a fresh devnet")
-    .option("--python <exe>", "the Python interpreter", "python3")
-    .option("--block-time <ms>", "block interval of the fresh devnet", "100")
-    .action(async (dir: string, extra: string[], opts: TestOpts) => {
-      const root = resolve(io().cwd(), dir);
-      const tests = join(root, "tests");
-      if (!existsSync(tests)) {
+    .description("run an actor project's Python tests in the PVM against a simulated chain")
+    .argument("[paths...]", "the project directory, or test files / directories (default: ./tests)")
+    .option("-k <expr>", "only tests whose id contains EXPR (`and`, `or`, `not` combine words)")
+    .option("-v, --verbose", "one line per test (`tests/test_x.py::test_y PASSED`)")
+    .option("--json", "machine-readable results")
+    .option("--block-time <ms>", "simulated block interval in ms", "1000")
+    .action((args: string[], opts: TestOpts) => {
+      const cwd = io().cwd();
+      const { root, paths } = locate(cwd, args);
+      if (paths.length === 0 && !existsSync(join(root, "tests")))
         throw new CliError(
           "ERR_NO_TESTS",
           `no tests/ directory in ${root} (make a project with \`cowboy init\`)`,
         );
-      }
-      const node = opts.rpc === undefined ? await startDevnet(opts.blockTime) : null;
-      const url = opts.rpc ?? (node as { url: string }).url;
-      if (node !== null) io().stderr(`${paint("dim", `cowboy test: fresh devnet at ${url}`)}\n`);
-      const pythonPath = [PYTHON_DIR, io().env.PYTHONPATH]
-        .filter((p) => p !== undefined && p !== "")
-        .join(delimiter);
-      let code: number;
-      try {
-        code = await runPytest(
-          opts.python ?? "python3",
-          root,
-          ["--rootdir", root, "-p", "no:cacheprovider", tests, ...extra],
-          {
-            COWBOY_RPC: url,
-            PYTHONPATH: pythonPath,
-          },
+      if (!/^[1-9][0-9]{0,9}$/.test(opts.blockTime))
+        throw new CliError(
+          "ERR_INVALID_ARG",
+          `--block-time: expected a positive integer, got ${opts.blockTime}`,
         );
-      } finally {
-        await node?.stop();
+      const style = useColor() ? ANSI : PLAIN;
+      const verbose = opts.verbose === true;
+      const out = (t: string) => {
+        if (opts.json !== true) io().stdout(t);
+      };
+      let lineOpen = false;
+      let summary: ReturnType<typeof runTests>;
+      try {
+        summary = runTests({
+          root,
+          cwd,
+          paths,
+          ...(opts.k === undefined ? {} : { filter: opts.k }),
+          blockTimeMs: BigInt(opts.blockTime),
+          onFile: (file) => {
+            if (verbose) return;
+            if (lineOpen) out("\n");
+            out(`${file} `);
+            lineOpen = true;
+          },
+          onResult: (r: TestResult) => out(progress(r, verbose, style)),
+        });
+      } catch (e) {
+        throw new CliError("ERR_TEST_RUNNER", (e as Error).message);
       }
-      if (code !== 0) throw new CliExit(code);
+      if (lineOpen) out("\n");
+      if (opts.json === true) io().stdout(`${JSON.stringify(jsonReport(summary), bigJson, 2)}\n`);
+      else out(`${verbose ? "" : "\n"}${finalReport(summary, style)}`);
+      if (summary.failed + summary.errors > 0) throw new CliExit(1);
+      if (summary.results.length === 0) throw new CliExit(5);
     });
 }

@@ -102,6 +102,9 @@ const DEFAULTS: SimOptions = {
 /** What survives a crash: the vote journal and the finalized chain. */
 class Disk implements Journal {
   readonly votes: Vote[] = [];
+  readonly certificates: Certificate[] = [];
+  /** blocks proposed or verified and not yet final, by digest */
+  readonly pending = new Map<string, SimBlock>();
   readonly finalized: Array<{
     proposal: Proposal;
     block: SimBlock;
@@ -113,6 +116,12 @@ class Disk implements Journal {
   }
   load(): readonly Vote[] {
     return this.votes;
+  }
+  appendCertificate(cert: Certificate): void {
+    this.certificates.push(cert);
+  }
+  loadCertificates(): readonly Certificate[] {
+    return this.certificates;
   }
 }
 
@@ -138,7 +147,9 @@ class SimApp implements Application {
       payload: this.invalid ? "INVALID" : `txs@${round.view}`,
       beacon: Buffer.from(beacon).toString("hex"),
     };
-    return { digest: blockDigest(block), block };
+    const digest = blockDigest(block);
+    this.disk.pending.set(digest, block);
+    return { digest, block };
   }
   digest(block: unknown): string {
     return blockDigest(block as SimBlock);
@@ -149,10 +160,15 @@ class SimApp implements Application {
   }
   verify(_proposal: Proposal, block: unknown, beacon: Uint8Array): boolean {
     const b = block as SimBlock;
-    return b.payload !== "INVALID" && b.beacon === Buffer.from(beacon).toString("hex");
+    const ok = b.payload !== "INVALID" && b.beacon === Buffer.from(beacon).toString("hex");
+    if (ok) this.disk.pending.set(blockDigest(b), b);
+    return ok;
   }
   finalizedBlock(digest: string): unknown | null {
     return this.disk.finalized.find((f) => f.proposal.payload === digest)?.block ?? null;
+  }
+  pendingBlock(digest: string): unknown | null {
+    return this.disk.pending.get(digest) ?? null;
   }
   finalized(
     proposal: Proposal,
@@ -166,6 +182,7 @@ class SimApp implements Application {
       certificate,
       participants: participants ?? null,
     });
+    for (const [d, b] of this.disk.pending) if (b.height <= proposal.height) this.disk.pending.delete(d);
   }
 }
 

@@ -24,11 +24,14 @@ import {
   eventViewJson,
   type FeeEstimate,
   headJson,
+  type JobView,
   type ProvenRead,
   type ReceiptView,
   RpcErrorCode,
   SubscriptionHub,
   type TxView,
+  type ValidatorSetView,
+  type ValidatorView,
 } from "@cowboy/rpc";
 import {
   type Block,
@@ -487,4 +490,52 @@ export abstract class NodeChainBackend implements ChainBackend, DevBackend {
       balance: chain.getAccount(k.address, height)?.balance ?? 0n,
     }));
   }
+
+  // ---------------------------------------------------------------------------------------
+  // Validator set (stf/validators.ts)
+
+  /** `cowboy_getValidators`: the set of `epoch` (null: the next block's epoch) in the head state. */
+  validatorSet(epoch: number | null): ValidatorSetView {
+    const chain = this.chain;
+    const e = epoch ?? Math.floor(Number(chain.head.height + 1n) / chain.validatorParams().epochBlocks);
+    return {
+      epoch: e,
+      members: chain.validatorSet(e).map((m) => ({
+        address: Uint8Array.from(Buffer.from(m.address, "hex")),
+        blsKey: m.blsKey,
+        stake: m.stake,
+      })),
+    };
+  }
+
+  /** `cowboy_getValidator`: a validator's record in the head state, or null. */
+  validator(address: Uint8Array): ValidatorView | null {
+    const r = this.chain.validator(address);
+    return r === null ? null : { ...r, address: Uint8Array.from(Buffer.from(r.address, "hex")) };
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Runner jobs (stf/jobs.ts)
+
+  /** `cowboy_getJob`: the job at a ledger height. */
+  job(id: Uint8Array, height: bigint): JobView | null {
+    return this.chain.getJob(id, height);
+  }
+
+  /**
+   * `cowboy_deliverJobResult` (dev): queues the result in the STF for the next block this node
+   * builds (`Chain.deliverJobResult`; throws its `JobError`), then {@link jobResultQueued}.
+   */
+  deliverJobResult(
+    jobId: Uint8Array,
+    result: Uint8Array,
+    opts: { runner?: Uint8Array; payment?: bigint },
+  ): Uint8Array {
+    const { hash } = this.chain.deliverJobResult(jobId, result, opts);
+    this.jobResultQueued();
+    return hash;
+  }
+
+  /** Called after a job result was queued; a node that builds blocks only on demand should build one. */
+  protected jobResultQueued(): void {}
 }

@@ -146,6 +146,17 @@ export class QmdbState implements KvStore {
     return this.db.commit();
   }
 
+  /**
+   * Drops every committed version newer than `version` and every pending write, so the store is
+   * exactly as it was right after `version` was committed (root, contents, proofs; the next
+   * commit is `version + 1` again). `version` must be retained (`history()`), else throws
+   * `ERR_QMDB_VERSION_UNAVAILABLE`. Crash-safe: a kill at any moment reopens at the old head or
+   * at `version`. Returns the commit info of `version`.
+   */
+  rewind(version: bigint): QmdbCommit {
+    return this.db.rewind(version);
+  }
+
   /** State root of the latest committed version. */
   root(): Uint8Array {
     return this.db.root();

@@ -5,6 +5,7 @@
  * from elsewhere, and answers state queries. docs/execution.md walks through a block.
  */
 import { createRequire } from "node:module";
+import type { SetMember, ValidatorParams, ValidatorRecord } from "@cowboy/consensus";
 import {
   type Block,
   type BlockHeader,
@@ -32,6 +33,24 @@ import { StfError } from "./errors.ts";
 import { BlockExecutor, intrinsicCost } from "./exec.ts";
 import { decodeTx, keccak as keccak256, merkle as merkleRoot, receiptDigest as receiptHash } from "./hash.ts";
 import {
+  checkDeliverable,
+  checkDeliveryLimits,
+  checkResult,
+  decodeJob,
+  defaultDeliveryLimits,
+  deliveryArgs,
+  deliveryBytes,
+  deliveryTx,
+  isDeferred,
+  isJobDelivery,
+  JOB_DISPATCHER,
+  JobError,
+  type JobRecord,
+  jobKey,
+  RESULT_VERIFIER,
+  readJob,
+} from "./jobs.ts";
+import {
   accountKey,
   codeKey,
   decodeAccountRecord as decodeAccount,
@@ -41,6 +60,7 @@ import {
 import type {
   AccountView,
   ActorExecutor,
+  ApplyOptions,
   BlockResult,
   BuildOptions,
   ChainApi,
@@ -51,6 +71,13 @@ import type {
   SkippedTx,
   StateBackend,
 } from "./types.ts";
+import {
+  readValidator,
+  readValidatorParams,
+  readValidatorSet,
+  txLane,
+  writeGenesisValidators,
+} from "./validators.ts";
 
 type Native = { txVerifyBatch(list: Buffer[]): boolean[]; txVerifyReason(bytes: Buffer): string | null };
 let native: Native | null = null;
@@ -75,11 +102,12 @@ const ZERO20 = new Uint8Array(20);
 const VERIFIED_CACHE = 100_000;
 
 /** The lane a transaction belongs to (§6.3): derived from its instruction, so a proposer cannot re-lane it. */
-export function laneOf(_tx: Transaction): Lane {
-  // Every executable instruction of this version is a user operation: System-lane (validator,
-  // governance) and Runner-lane (job results) instructions do not exist yet, and the Timer
-  // lane is used by timer fires, not by transactions.
-  return "user";
+export function laneOf(tx: Transaction): Lane {
+  // job-result deliveries (deferred transactions from the Result Verifier, jobs.ts); the Timer
+  // lane is used by timer fires, not by transactions
+  if (isJobDelivery(tx)) return "runner";
+  // validator-set System instructions (registration, exit, evidence, SYS_CANCEL_TIMER; validators.ts)
+  return txLane(tx);
 }
 
 /** §6.5 order key of a transaction in block `height`: keccak256(beacon ‖ tx_hash ‖ height u64 BE). */
@@ -155,6 +183,33 @@ export interface ChainOptions {
    * on every core). `sdkVerifyBatch` is the pure-TS alternative (benchmark peer, tools).
    */
   verifyBatch?: (txs: readonly Uint8Array[]) => boolean[];
+  /**
+   * Accept runner-job result deliveries (default true): `deliverJobResult` queues them for the
+   * blocks this chain builds, and blocks received with deliveries are valid. Results are trusted
+   * as they stand (the CIP-2 verification protocol is not built); every node of a network must
+   * use the same setting. docs/execution.md "Runner jobs".
+   */
+  acceptJobResults?: boolean;
+}
+
+/** Options of {@link Chain.deliverJobResult}. */
+export interface JobResultOptions {
+  /** paid the runner share of the payment and the tip (default: the Result Verifier 0x…03) */
+  runner?: Uint8Array;
+  /** the price paid, at most the job's max_price (default: max_price); the rest is refunded */
+  payment?: bigint;
+  /** callback limits (defaults: 200,000 cycles; args bytes + 20,000 cells) */
+  cyclesLimit?: bigint;
+  cellsLimit?: bigint;
+}
+
+/** A delivery waiting for the next block this chain builds. */
+interface QueuedDelivery {
+  jobId: Uint8Array;
+  result: Uint8Array;
+  runner: Uint8Array;
+  payment: bigint;
+  limits: { cycles: bigint; cells: bigint };
 }
 
 /** The addon's batch verification (primary signature and co-signers, §2.2 (c)/(e)). */
@@ -213,6 +268,10 @@ export class Chain implements ChainApi {
   private headHeader: BlockHeader;
   /** state version committed for height 0 */
   private readonly genesisVersion: bigint;
+  /** see {@link ChainOptions.acceptJobResults} */
+  private acceptJobResults = true;
+  /** job results queued by `deliverJobResult`, by job id (hex), in arrival order */
+  private readonly deliveries = new Map<string, QueuedDelivery>();
 
   private constructor(opts: {
     state: StateBackend;
@@ -269,6 +328,8 @@ export class Chain implements ChainApi {
     }
     if (state.version() === 0n) {
       writeGenesisState(state, genesis.accounts, opts.params ?? DEFAULT_PARAMS);
+      // genesis validators (contract C2; validators.ts): stake debited from their accounts
+      writeGenesisValidators(state, genesis.chainId, genesis.validators, genesis.validatorParams);
       const { version, root } = state.commit();
       const header = Chain.genesisHeader(genesis, root);
       const chain = new Chain({
@@ -281,6 +342,7 @@ export class Chain implements ChainApi {
         onHead: opts.onHead ?? null,
         verifyBatch: opts.verifyBatch ?? nativeVerifyBatch,
       });
+      chain.acceptJobResults = opts.acceptJobResults ?? true;
       chain.onHead?.(header);
       return chain;
     }
@@ -300,7 +362,7 @@ export class Chain implements ChainApi {
     const genesisVersion = state.version() - head.height;
     const genesisRoot = head.height === 0n ? head.stateRoot : ZERO32;
     const gh = Chain.genesisHeader(genesis, genesisRoot);
-    return new Chain({
+    const resumed = new Chain({
       state,
       executor,
       chainId: genesis.chainId,
@@ -310,11 +372,45 @@ export class Chain implements ChainApi {
       onHead: opts.onHead ?? null,
       verifyBatch: opts.verifyBatch ?? nativeVerifyBatch,
     });
+    resumed.acceptJobResults = opts.acceptJobResults ?? true;
+    return resumed;
   }
 
   /** Header of the latest executed block. */
   get head(): BlockHeader {
     return this.headHeader;
+  }
+
+  /**
+   * Moves the head back to `header`, a block already executed on this chain at or below the head
+   * (a validator dropping executed-but-not-finalized speculative blocks): the state is rewound to
+   * the version committed for `header.height` (`StateBackend.rewind`, pending writes dropped), and
+   * the next block must extend `header`. `header`'s state root is checked against the root the
+   * store retained for that height before anything is dropped. Throws `StfError("ERR_CHAIN_HEAD")`
+   * when the backend cannot rewind, when `header` is above the head, or when its state root is not
+   * the one committed at its height; the backend's error (`ERR_QMDB_VERSION_UNAVAILABLE`) when
+   * that version is outside the retained history window. `onHead` is told the new head.
+   */
+  resetHead(header: BlockHeader): void {
+    const state = this.state;
+    if (state.rewind === undefined || state.history === undefined)
+      throw new StfError("ERR_CHAIN_HEAD", "the state backend cannot rewind");
+    if (header.height < 0n || header.height > this.headHeader.height)
+      throw new StfError(
+        "ERR_CHAIN_HEAD",
+        `height ${header.height} is above the head ${this.headHeader.height}`,
+      );
+    const version = this.genesisVersion + header.height;
+    const kept = state.history().find((c) => c.version === version);
+    if (kept !== undefined && !bytesEqual(kept.root, header.stateRoot))
+      throw new StfError(
+        "ERR_CHAIN_HEAD",
+        `header ${header.height} state root ${toHex(header.stateRoot)} is not the one executed here (${toHex(kept.root)})`,
+      );
+    // an unretained version makes the backend throw before anything is dropped
+    state.rewind(version);
+    this.headHeader = header;
+    this.onHead?.(header);
   }
 
   /** Hash of the head block. */
@@ -412,7 +508,7 @@ export class Chain implements ChainApi {
   // ----- transaction validity (§2.2) -----
 
   /** Stateless checks: size, decoding, deferred fields, chain id, limits; then the signatures. */
-  private decodeChecked(bytes: Uint8Array, verifySignature: boolean): Decoded {
+  private decodeChecked(bytes: Uint8Array, verifySignature: boolean, allowDeferred = false): Decoded {
     if (bytes.length > MAX_TX_SIZE)
       throw new StfError("ERR_TX_DECODE", `transaction of ${bytes.length} bytes exceeds ${MAX_TX_SIZE}`);
     let tx: Transaction;
@@ -424,7 +520,7 @@ export class Chain implements ChainApi {
         cause: (e as { code?: string }).code ?? null,
       });
     }
-    this.statelessChecks(tx);
+    this.statelessChecks(tx, allowDeferred);
     if (verifySignature && !this.checkSignatures([bytes])[0]) {
       const reason =
         this.verifyBatch === nativeVerifyBatch
@@ -439,8 +535,9 @@ export class Chain implements ChainApi {
     return { tx, hash, bytes };
   }
 
-  private statelessChecks(tx: Transaction): void {
-    if (tx.originTxHash !== null || tx.originRemainingCycles !== null || tx.originRemainingCells !== null) {
+  private statelessChecks(tx: Transaction, allowDeferred = false): void {
+    // a job-result delivery is the one deferred form, valid inside a block only (jobs.ts)
+    if (isDeferred(tx) && !(allowDeferred && this.acceptJobResults && isJobDelivery(tx))) {
       throw new StfError(
         "ERR_TX_DEFERRED",
         "origin_* fields are reserved for system-injected deferred transactions",
@@ -488,6 +585,7 @@ export class Chain implements ChainApi {
     timestampMs: bigint;
     proposer: Uint8Array;
     parentSeed: Uint8Array;
+    participants?: readonly number[] | undefined;
   }): BlockExecutor {
     return new BlockExecutor(this.state, this.executor, {
       height: this.headHeader.height + 1n,
@@ -497,6 +595,7 @@ export class Chain implements ChainApi {
       beacon: executionBeacon(opts.parentSeed, this.headHash),
       basefee: this.nextBasefees(),
       params: this.params(),
+      ...(opts.participants === undefined ? {} : { participants: opts.participants }),
     });
   }
 
@@ -550,7 +649,12 @@ export class Chain implements ChainApi {
   /** Executes `ordered` as the next block; throws StfError (state discarded) if a transaction is invalid. */
   private execute(
     ordered: readonly Decoded[],
-    opts: { timestampMs: bigint; proposer: Uint8Array; parentSeed: Uint8Array },
+    opts: {
+      timestampMs: bigint;
+      proposer: Uint8Array;
+      parentSeed: Uint8Array;
+      participants?: readonly number[] | undefined;
+    },
     onInvalid: ((d: Decoded, e: StfError) => void) | null,
   ): BlockExecutor {
     const ex = this.nextBlockExecutor(opts);
@@ -567,6 +671,7 @@ export class Chain implements ChainApi {
       }
     }
     ex.fireTimers();
+    ex.resolveJobs();
     ex.finish();
     return ex;
   }
@@ -666,6 +771,10 @@ export class Chain implements ChainApi {
       seen.add(h);
       decoded.push(d);
     }
+    // queued job results (Runner lane, in arrival order)
+    for (const d of this.deliveryCandidates()) {
+      if (!seen.has(toHex(d.hash))) decoded.push(d);
+    }
     // capacity, in preference order (the caller passes the mempool's selection)
     const budgets = this.txLaneBudgets();
     const room: Record<Lane, bigint> = { ...budgets };
@@ -700,6 +809,7 @@ export class Chain implements ChainApi {
       proposer: Uint8Array;
       parentSeed: Uint8Array;
       round: { epoch: bigint; view: bigint };
+      participants?: readonly number[] | undefined;
     },
     beacon: Uint8Array,
     height: bigint,
@@ -713,7 +823,12 @@ export class Chain implements ChainApi {
       const invalid: Decoded[] = [];
       const ex = this.execute(
         ordered,
-        { timestampMs: opts.timestampMs, proposer: opts.proposer, parentSeed },
+        {
+          timestampMs: opts.timestampMs,
+          proposer: opts.proposer,
+          parentSeed,
+          participants: opts.participants,
+        },
         (d, e) => {
           invalid.push(d);
           skip(d.hash, e);
@@ -748,7 +863,13 @@ export class Chain implements ChainApi {
     }
   }
 
-  applyBlock(block: Block): BlockResult {
+  /**
+   * Re-executes a block produced elsewhere; throws `StfError` if it is invalid.
+   * `opts.participants`: consensus indices (in the parent's epoch set) whose votes certified the
+   * parent block — must be what the proposer passed as `BuildOptions.participants` (downtime
+   * accounting changes the state root); absent = no accounting.
+   */
+  applyBlock(block: Block, opts?: ApplyOptions): BlockResult {
     const h = block.header;
     const expectHeight = this.headHeader.height + 1n;
     if (h.height !== expectHeight)
@@ -766,7 +887,7 @@ export class Chain implements ChainApi {
     }
     const decoded: Decoded[] = block.transactions.map((tx, index) => {
       try {
-        return this.decodeChecked(encodeTransaction(tx), false);
+        return this.decodeChecked(encodeTransaction(tx), false, true);
       } catch (e) {
         if (e instanceof StfError) {
           throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${index}: ${e.code}: ${e.message}`, {
@@ -780,8 +901,11 @@ export class Chain implements ChainApi {
         });
       }
     });
-    const sigs = this.checkSignatures(decoded.map((d) => d.bytes));
-    const bad = sigs.indexOf(false);
+    // deferred (system-injected) transactions are not signature-verified (§2.1)
+    const signedIdx = decoded.flatMap((d, i) => (isDeferred(d.tx) ? [] : [i]));
+    const sigOk = this.checkSignatures(signedIdx.map((i) => (decoded[i] as Decoded).bytes));
+    const badAt = sigOk.indexOf(false);
+    const bad = badAt < 0 ? -1 : (signedIdx[badAt] as number);
     if (bad >= 0)
       throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, {
         index: bad,
@@ -800,7 +924,12 @@ export class Chain implements ChainApi {
     try {
       ex = this.execute(
         decoded,
-        { timestampMs: h.timestampMs, proposer: h.proposer, parentSeed: h.parentSeed },
+        {
+          timestampMs: h.timestampMs,
+          proposer: h.proposer,
+          parentSeed: h.parentSeed,
+          participants: opts?.participants,
+        },
         null,
       );
     } catch (e) {
@@ -848,6 +977,117 @@ export class Chain implements ChainApi {
       tips: ex.tips,
       burned: ex.burned,
     };
+  }
+
+  // ----- runner jobs (jobs.ts, docs/execution.md "Runner jobs") -----
+
+  /**
+   * Queues a verified runner result for job `jobId`: the next block this chain builds carries it
+   * as a deferred transaction from the Result Verifier (0x…03) that pays the job (split of
+   * `system:settlement_config`: runner share + tip to `opts.runner`, burn, treasury; max_price −
+   * payment back to the actor) and calls the actor's `callback(job_id, result)`. `result` is the
+   * canonical CBOR of the result value (≤ 64 KiB). Throws {@link JobError} when the job is unknown
+   * (`ERR_JOB_UNKNOWN`), already delivered or queued (`ERR_JOB_DELIVERED`), expired or due to
+   * expire before the next block (`ERR_JOB_EXPIRED`), or the arguments are invalid. Returns the
+   * delivery transaction as built for the next block (built again, with that block's basefees,
+   * if another block comes first). Results are trusted: the CIP-2 commit-reveal protocol that
+   * would produce them is not built.
+   */
+  deliverJobResult(
+    jobId: Uint8Array,
+    result: Uint8Array,
+    opts: JobResultOptions = {},
+  ): { hash: Uint8Array; tx: Transaction; height: bigint } {
+    if (!this.acceptJobResults)
+      throw new JobError("ERR_JOB_DISABLED", "this chain does not accept job results");
+    if (jobId.length !== 32) throw new JobError("ERR_JOB_UNKNOWN", "a job id is 32 bytes");
+    checkResult(result);
+    this.pruneDeliveries();
+    const key = toHex(jobId);
+    if (this.deliveries.has(key))
+      throw new JobError("ERR_JOB_DELIVERED", `a result for job 0x${key} is already queued`);
+    const height = this.headHeader.height + 1n;
+    const q: QueuedDelivery = {
+      jobId: Uint8Array.from(jobId),
+      result: Uint8Array.from(result),
+      runner: Uint8Array.from(opts.runner ?? RESULT_VERIFIER),
+      payment: 0n,
+      limits: defaultDeliveryLimits(result),
+    };
+    const job = readJob(this.state, jobId);
+    q.payment = opts.payment ?? job?.maxPrice ?? 0n;
+    if (q.payment < 0n) throw new JobError("ERR_JOB_PAYMENT", "payment must not be negative");
+    checkDeliverable(job, q, height);
+    q.limits = {
+      cycles: opts.cyclesLimit ?? q.limits.cycles,
+      cells: opts.cellsLimit ?? q.limits.cells,
+    };
+    checkDeliveryLimits(q.limits, deliveryArgs(jobId, result).length);
+    const lane = this.txLaneBudgets().runner;
+    if (q.limits.cycles > lane)
+      throw new JobError(
+        "ERR_JOB_DELIVERY",
+        `callback cycles ${q.limits.cycles} exceed the Runner lane (${lane})`,
+      );
+    const built = this.buildDelivery(q, job as JobRecord);
+    this.deliveries.set(key, q);
+    return { hash: built.hash, tx: built.tx, height };
+  }
+
+  /** Job results queued for the next built block (see {@link deliverJobResult}). */
+  queuedJobResults(): { jobId: Uint8Array; runner: Uint8Array; payment: bigint }[] {
+    this.pruneDeliveries();
+    return [...this.deliveries.values()].map((q) => ({
+      jobId: q.jobId,
+      runner: q.runner,
+      payment: q.payment,
+    }));
+  }
+
+  /** A runner job by id (at `height`, default the head), or null if there is none. */
+  getJob(jobId: Uint8Array, height?: bigint): JobRecord | null {
+    if (jobId.length !== 32) return null;
+    const raw = this.read(jobKey(jobId), height);
+    return raw === undefined ? null : decodeJob(raw);
+  }
+
+  /** The escrow held for pending jobs (the Job Dispatcher's balance). */
+  jobEscrow(): bigint {
+    return this.getAccount(JOB_DISPATCHER)?.balance ?? 0n;
+  }
+
+  /** Drops queued deliveries whose job can no longer take one in the next block. */
+  private pruneDeliveries(): void {
+    const next = this.headHeader.height + 1n;
+    for (const [k, q] of this.deliveries) {
+      const job = readJob(this.state, q.jobId);
+      if (job === undefined || job.status !== "pending" || job.deadline < next) this.deliveries.delete(k);
+    }
+  }
+
+  private buildDelivery(q: QueuedDelivery, job: JobRecord): Decoded {
+    const tx = deliveryTx(this.chainId, job, q, q.limits, this.runnerBasefee());
+    const { bytes, hash } = deliveryBytes(tx);
+    return { tx, bytes, hash };
+  }
+
+  /** Runner-lane basefees of the next block. */
+  private runnerBasefee(): { cycle: bigint; cell: bigint } {
+    const bf = this.nextBasefees();
+    const bps = this.params().laneMultiplierBps.runner;
+    return bps === 10_000n ? bf : { cycle: (bf.cycle * bps) / 10_000n, cell: (bf.cell * bps) / 10_000n };
+  }
+
+  /** The queued deliveries as block candidates for the next block. */
+  private deliveryCandidates(): Decoded[] {
+    if (this.deliveries.size === 0) return [];
+    this.pruneDeliveries();
+    const out: Decoded[] = [];
+    for (const q of this.deliveries.values()) {
+      const job = readJob(this.state, q.jobId);
+      if (job !== undefined) out.push(this.buildDelivery(q, job));
+    }
+    return out;
   }
 
   // ----- simulation and estimation -----
@@ -961,6 +1201,30 @@ export class Chain implements ChainApi {
 
   getActorStorage(address: Uint8Array, key: Uint8Array, height?: bigint): Uint8Array | null {
     return this.read(storageKey(VM_NS_PVM, address, key), height) ?? null;
+  }
+
+  // ----- validator set (validators.ts) -----
+
+  /**
+   * The validator set of `epoch` (default: the epoch of the next block, head + 1), in consensus
+   * index order; `[]` when no set was fixed for it (no validators, or older than `keepEpochs`).
+   * Epoch e covers heights [e·E, (e+1)·E), E = `validatorParams().epochBlocks`; the set of e+1
+   * is readable once the last block of e is executed.
+   */
+  validatorSet(epoch?: number): SetMember[] {
+    const e = epoch ?? Math.floor(Number(this.headHeader.height + 1n) / this.validatorParams().epochBlocks);
+    if (!Number.isSafeInteger(e) || e < 0) throw new RangeError(`epoch ${e} is not a non-negative integer`);
+    return readValidatorSet(this.state, e);
+  }
+
+  /** The validator record of `address` (20 bytes) in the head state, or null. */
+  validator(address: Uint8Array): ValidatorRecord | null {
+    return readValidator(this.state, address);
+  }
+
+  /** The validator-set parameters in force (genesis `validatorParams`, else the defaults). */
+  validatorParams(): ValidatorParams {
+    return readValidatorParams(this.state);
   }
 
   /** A pending timer by id. */

@@ -12,6 +12,8 @@ export type StfErrorCode =
   | "ERR_TX_FEE_BELOW_BASEFEE"
   | "ERR_TX_UNSUPPORTED"
   | "ERR_TX_DEFERRED"
+  // a runner-job delivery (deferred transaction) that cannot apply; data.cause = JobErrorCode (jobs.ts)
+  | "ERR_TX_JOB"
   // block validity
   | "ERR_BLOCK_PARENT"
   | "ERR_BLOCK_HEIGHT"
@@ -60,4 +62,6 @@ export type ExecFailureCode =
   | "ERR_EXEC_TIMER"
   | "ERR_EXEC_EFFECT"
   | "ERR_EXEC_DUPLICATE"
-  | "ERR_EXEC_NO_RUNTIME";
+  | "ERR_EXEC_NO_RUNTIME"
+  // a job effect that could not be applied (escrow), or a job callback its actor cannot pay for
+  | "ERR_EXEC_JOB";

@@ -17,6 +17,7 @@ import {
 import { type QueuedTimer, TimerError, TimerQueue } from "../timers/queue.ts";
 import { type ExecFailureCode, StfError } from "./errors.ts";
 import { keccak as keccak256 } from "./hash.ts";
+import { type DeliveryHost, executeDelivery, expireJobs, isDeferred, submitJob } from "./jobs.ts";
 import {
   type AccountFields as AccountRecord,
   accountKey,
@@ -30,6 +31,13 @@ import {
   u64be,
 } from "./state-keys.ts";
 import type { ActorEffect, ActorExecResult, ActorExecutor, ExecutionReceipt, StateBackend } from "./types.ts";
+import {
+  isValidatorInstruction,
+  txLane,
+  ValidatorBlock,
+  validatorIntrinsic,
+  validatorValue,
+} from "./validators.ts";
 
 const ZERO32 = new Uint8Array(32);
 const TEXT = new TextEncoder();
@@ -62,7 +70,8 @@ export function intrinsicCost(tx: Transaction): { cycles: bigint; cells: bigint 
     case "cancelTimer":
       return { cycles: INTRINSIC.timerSchedule.cycles, cells: INTRINSIC.timerSchedule.cells };
     default:
-      return null;
+      // validator-set System instructions (validators.ts); anything else is not executable
+      return isValidatorInstruction(ix) ? validatorIntrinsic(ix) : null;
   }
 }
 
@@ -148,6 +157,11 @@ export interface BlockEnv {
   beacon: Uint8Array;
   basefee: { cycle: bigint; cell: bigint };
   params: ChainParams;
+  /**
+   * consensus indices (in the parent's epoch set) whose votes certified the parent block:
+   * downtime accounting (validators.ts); absent = none
+   */
+  participants?: readonly number[];
 }
 
 /**
@@ -169,17 +183,21 @@ export class BlockExecutor {
   burned = 0n;
   tips = 0n;
   reward = 0n;
+  /** the validator set's part of this block (validators.ts) */
+  readonly validators: ValidatorBlock;
 
   constructor(state: StateBackend, executor: ActorExecutor | null, env: BlockEnv) {
     this.state = state;
     this.executor = executor;
     this.env = env;
     this.timers = new TimerQueue(state);
+    this.validators = new ValidatorBlock(state, env.chainId, env.height);
   }
 
   /** Starts the block's own work (dedup-set expiry); call once before the first transaction. */
   begin(): void {
     this.expireDedup();
+    this.validators.begin(this.env.participants);
   }
 
   /**
@@ -280,7 +298,7 @@ export class BlockExecutor {
         `limits (${tx.cyclesLimit} cycles, ${tx.cellsLimit} cells) are below the intrinsic cost (${intrinsic.cycles} cycles, ${intrinsic.cells} cells)`,
       );
     }
-    const { cycle, cell } = this.laneBasefee("user");
+    const { cycle, cell } = this.laneBasefee(txLane(tx));
     if (tx.maxFeePerCycle < cycle || tx.maxFeePerCell < cell) {
       throw new StfError(
         "ERR_TX_FEE_BELOW_BASEFEE",
@@ -296,7 +314,13 @@ export class BlockExecutor {
     const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
     const ix = tx.instruction;
     const value =
-      ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
+      ix.kind === "transfer"
+        ? ix.amount
+        : ix.kind === "call" || ix.kind === "deploy"
+          ? ix.value
+          : isValidatorInstruction(ix)
+            ? validatorValue(ix)
+            : 0n;
     if (acct.balance < maxCharge + value) {
       throw new StfError(
         "ERR_TX_BALANCE",
@@ -312,6 +336,7 @@ export class BlockExecutor {
    * (reverted on failure), settles the fee (§2.3) and records the receipt.
    */
   executeTx(tx: Transaction, hash: Uint8Array): ExecutionReceipt {
+    if (isDeferred(tx)) return this.executeJobDelivery(tx, hash);
     const { intrinsic, maxCharge, sender } = this.checkTx(tx);
     const offer = {
       cycles: { limit: tx.cyclesLimit, maxFee: tx.maxFeePerCycle, maxPriorityFee: tx.maxPriorityFeePerCycle },
@@ -347,9 +372,40 @@ export class BlockExecutor {
     if (out.status === "success") this.state.release(cp);
     else this.state.revert(cp);
     const used = { cycles: intrinsic.cycles + out.cycles, cells: intrinsic.cells + out.cells };
-    const fee = settleFee(offer, used, this.laneBasefee("user"));
+    const fee = settleFee(offer, used, this.laneBasefee(txLane(tx)));
     this.credit(tx.from, fee.refund);
     return this.record(tx, hash, fee, used, out);
+  }
+
+  // ----- runner jobs (jobs.ts) -----
+
+  /** The executor's ledger primitives, as the job book uses them. */
+  private jobHost(): DeliveryHost {
+    return {
+      state: this.state,
+      height: this.env.height,
+      laneBasefee: this.laneBasefee("runner"),
+      account: (a) => this.account(a),
+      putAccount: (a, r) => this.putAccount(a, r),
+      move: (from, to, amount) => this.move(from, to, amount),
+      actorBusy: (a) => this.actorCyclesUsed(a) >= this.env.params.limits.perActorPerBlockCycles,
+      runCallback: (c, budget) =>
+        this.cascade({ kind: "call", ...c, value: 0n, valueMoved: false }, c.from, budget),
+    };
+  }
+
+  /**
+   * A job-result delivery (a deferred transaction from the Result Verifier, jobs.ts
+   * `executeDelivery`): throws StfError `ERR_TX_JOB` if it cannot apply (nothing changed then).
+   */
+  private executeJobDelivery(tx: Transaction, hash: Uint8Array): ExecutionReceipt {
+    const d = executeDelivery(this.jobHost(), tx, hash);
+    return this.record(tx, hash, d.fee, d.used, { ...d.out, contractAddress: null, timerId: null });
+  }
+
+  /** Expires the runner jobs past their deadline (after the timers; jobs.ts `expireJobs`). */
+  resolveJobs(): Uint8Array[] {
+    return expireJobs(this.jobHost());
   }
 
   /** Books a settled transaction: burn, tip, usage, receipt. */
@@ -502,9 +558,23 @@ export class BlockExecutor {
         }
         return { ...ok(), contractAddress: null, timerId: ix.timerId };
       }
-      default:
+      default: {
+        if (isValidatorInstruction(ix)) {
+          const r = this.validators.run(ix, tx.from);
+          if (r.ok) return { ...ok(), ...none };
+          return {
+            status: "reverted",
+            error: r.error,
+            returnData: EMPTY,
+            cycles: 0n,
+            cells: 0n,
+            events: [],
+            ...none,
+          };
+        }
         // checkTx refuses every other kind
         throw new StfError("ERR_TX_UNSUPPORTED", `instruction ${ix.kind} is not executable`);
+      }
     }
   }
 
@@ -812,6 +882,13 @@ export class BlockExecutor {
           }
           break;
         }
+        case "job": {
+          // CIP-2 job: escrow max_price + tip and record it (jobs.ts `submitJob`)
+          const r = submitJob(this.jobHost(), m.to, eff);
+          if (!r.ok) return fail(r.code, r.message);
+          events.push(r.event);
+          break;
+        }
         default:
           return fail("ERR_EXEC_EFFECT", `effect ${eff.kind} is not supported by this node`);
       }
@@ -926,7 +1003,10 @@ export class BlockExecutor {
   /** Pays the proposer (tips + §8.2 reward) and records this block's dedup expiry list. */
   finish(): void {
     this.reward = blockReward(this.env.height);
-    this.credit(this.env.proposer, this.tips + this.reward);
+    // §8.2 / "Staking and Rewards": the reward is split by stake over the block's epoch set
+    // (validators.ts); without a set the proposer takes it. Tips always go to the proposer.
+    const shares = this.validators.finish(this.reward);
+    this.credit(this.env.proposer, this.tips + (shares.length === 0 ? this.reward : 0n));
     if (this.dedupRecorded.length > 0) {
       this.state.put(this.expiryKey(this.env.height), Buffer.concat(this.dedupRecorded));
     }

@@ -28,7 +28,35 @@
 export * from "./chain.ts";
 export * from "./errors.ts";
 export { BlockExecutor, blockReward, concatTopics, intrinsicCost, messageId, timerId } from "./exec.ts";
+export {
+  DEFAULT_CALLBACK_CYCLES,
+  DEFAULT_CALLBACK_EXTRA_CELLS,
+  JOB_DISPATCHER,
+  JOB_EXPIRY_WORK_PER_BLOCK,
+  JobError,
+  type JobErrorCode,
+  type JobRecord,
+  type JobStatus,
+  jobKey,
+  MAX_JOB_RESULT_BYTES,
+  RESULT_VERIFIER,
+  TREASURY,
+} from "./jobs.ts";
 export { MemoryState } from "./memory-state.ts";
 export * from "./open.ts";
 export * from "./state-keys.ts";
 export type * from "./types.ts";
+export {
+  decodeValidatorParams,
+  encodeValidatorParams,
+  type GenesisValidator,
+  isValidatorInstruction,
+  readValidatorParams,
+  SYS_CANCEL_TIMER_NAMESPACE,
+  sysCancelTimerMessage,
+  txLane,
+  VALIDATOR_PARAMS_KEY,
+  VALIDATOR_REGISTRY_PREFIX,
+  type ValidatorBlockReport,
+  validatorIntrinsic,
+} from "./validators.ts";

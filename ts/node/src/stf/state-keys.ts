@@ -9,7 +9,10 @@
  * | `0x03 ‖ 0x01 ‖ addr ‖ key` | PVM actor storage (written by the runtime) |
  * | `0x03 ‖ 0x00 ‖ addr ‖ table ‖ …` | protocol tables per address ({@link VM_NS_SYSTEM}) |
  * | `0x04 ‖ height u64 BE ‖ seq u64 BE` | timer record, FIFO by `seq` within a height |
+ * | `0x05 ‖ job id` | runner-job record (jobs.ts `encodeJob`) |
  * | `0x08 ‖ name` | governance parameter (§13.1 names) |
+ * | `0x03 ‖ 0x00 ‖ 0^20 ‖ 0x07 ‖ 0x00 ‖ …` | validator registry (ts/consensus `ValidatorRegistry` layout, see stf/validators.ts) |
+ * | `0x03 ‖ 0x00 ‖ 0^20 ‖ 0x07 ‖ 0x01` | validator parameters (8 × u64 BE; absent = defaults) |
  *
  * Protocol tables live in actor-storage keys under the reserved `vm_ns` 0x00, which no VM
  * uses (PVM = 0x01, EVM = 0x02), so actor code can never read or forge them. Global tables use
@@ -49,6 +52,17 @@ export const TABLE = {
   dedup: 0x05,
   /** global: height → list of (recipient ‖ message id) recorded at that height */
   dedupExpiry: 0x06,
+  /** global: runner-job expiry bucket entry, deadline u64 BE ‖ slot u64 BE → job id (jobs.ts) */
+  jobExpirySlot: 0x20,
+  /** global: deadline u64 BE → slots used in that job expiry bucket (u64 BE) */
+  jobExpiryLength: 0x21,
+  /** global: job expiry cursor (deadline u64 BE ‖ slot u64 BE), present only during a backlog */
+  jobExpiryCursor: 0x22,
+  /**
+   * global: the validator set (ts/node/src/stf/validators.ts). Sub-key 0x00 ‖ … is the
+   * `ValidatorRegistry` of ts/consensus (its prefix); 0x01 is the validator parameters record.
+   */
+  validators: 0x07,
 } as const;
 
 function cat(parts: readonly Uint8Array[]): Uint8Array {

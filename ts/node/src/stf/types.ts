@@ -4,6 +4,7 @@
  * block is executed. Everything here is deterministic: no wall clock (the caller passes
  * timestamps), no randomness (ordering uses the block's beacon), integers only.
  */
+import type { ValidatorParams } from "@cowboy/consensus";
 import type { Block, BlockHeader, Event, Receipt, Round, Transaction } from "@cowboy/sdk";
 import type { Lane } from "../params.ts";
 import type { KvStore } from "../state/kv.ts";
@@ -24,6 +25,23 @@ export interface GenesisConfig {
   /** basefees of block 1's parent (default `MIN_BASEFEE` for both) */
   cycleBasefee?: bigint;
   cellBasefee?: bigint;
+  /**
+   * Validators active from epoch 0 (stf/validators.ts). Each stake is debited from the
+   * address's genesis balance (so fund it in `accounts`); the key's proof of possession is
+   * verified when given, trusted otherwise (the genesis is trusted).
+   */
+  validators?: readonly {
+    address: Uint8Array;
+    blsKey: Uint8Array;
+    stake: bigint;
+    proofOfPossession?: Uint8Array;
+  }[];
+  /**
+   * Validator-set parameters (defaults: ts/consensus `DEFAULT_VALIDATOR_PARAMS`: 10,000 CBY
+   * minimum stake, 3,600-block epochs, 7-day unbonding, 24 h jail, 1% slash, 500 of 1,000
+   * blocks downtime); stored in the genesis state when given.
+   */
+  validatorParams?: Partial<ValidatorParams>;
 }
 
 /**
@@ -50,6 +68,13 @@ export interface StateBackend extends KvStore {
   getAt(version: bigint, key: Uint8Array): Uint8Array | undefined;
   /** Inclusion/exclusion proof of `key` at `version` (latest if omitted), or null if unsupported. */
   prove(key: Uint8Array, version?: bigint): Uint8Array | null;
+  /**
+   * Optional (QMDB): drops every committed version newer than `version` and every pending write;
+   * `version` becomes the latest again. Throws when `version` is no longer retained.
+   */
+  rewind?(version: bigint): { version: bigint; root: Uint8Array };
+  /** Optional: the retained versions and their roots, oldest first. */
+  history?(): readonly { version: bigint; root: Uint8Array }[];
 }
 
 /** The call context handed to an actor invocation (contract with the addon's `executeActor`). */
@@ -148,6 +173,17 @@ export interface BuildOptions {
   /** verified seed signature of the parent round (§3.4); empty until BLS is wired */
   parentSeed?: Uint8Array;
   round?: Round;
+  /**
+   * consensus indices (in the parent's epoch set) whose votes are in the parent block's
+   * certificate: downtime accounting (stf/validators.ts); absent = none (single-node devnet)
+   */
+  participants?: readonly number[];
+}
+
+/** Options of {@link ChainApi.applyBlock}. */
+export interface ApplyOptions {
+  /** the same as the proposer's {@link BuildOptions.participants} */
+  participants?: readonly number[];
 }
 
 /** A read-only view of an account. */
@@ -218,7 +254,7 @@ export interface ChainApi {
     opts: BuildOptions,
   ): BlockResult & { skipped: SkippedTx[] };
   /** Re-executes a block produced elsewhere; throws `StfError` if it is invalid. */
-  applyBlock(block: Block): BlockResult;
+  applyBlock(block: Block, opts?: ApplyOptions): BlockResult;
   simulateCall(call: {
     from: Uint8Array;
     to: Uint8Array;

@@ -75,7 +75,7 @@ const proposal = (round: Round, cb: ConsensusBlock, digest: string): Proposal =>
 });
 
 describe("ChainApplication", () => {
-  it("executes speculatively, rebuilds when a proposal loses its view, finalizes one chain", () => {
+  it("executes speculatively, rewinds when a proposal loses its view, finalizes one chain", () => {
     const a = open("a", 0, [encodeTransaction(transfer)]);
     const b = open("b", 1);
     expect(a.app.genesis).toBe(b.app.genesis);
@@ -97,7 +97,9 @@ describe("ChainApplication", () => {
     const r2 = { epoch: 0, view: 2 };
     const p2 = b.app.propose(r2, g, beacon(2));
     if (p2 === null) throw new Error("no proposal");
-    expect(b.app.rebuilds).toBe(1);
+    expect(b.app.rewinds).toBe(1); // block 1 dropped by a state rewind, not a rebuild
+    expect(b.app.rebuilds).toBe(0);
+    expect(b.app.chain.head.height).toBe(1n);
     const cb2 = p2.block as ConsensusBlock;
     expect(cb2.block.transactions.length).toBe(0); // B never saw the transfer
     const tampered: ConsensusBlock = {
@@ -142,12 +144,24 @@ describe("ChainApplication", () => {
 
     // restart A with a speculative block on its store: rebuilt to the finalized tip
     const r4 = { epoch: 0, view: 4 };
-    expect(a.app.propose(r4, { view: 3, digest: p3.digest, height: 2 }, beacon(4))).not.toBeNull();
+    const p4 = a.app.propose(r4, { view: 3, digest: p3.digest, height: 2 }, beacon(4));
+    if (p4 === null) throw new Error("no proposal");
     expect(a.app.chain.head.height).toBe(3n);
     a.app.close();
     const a2 = open("a", 0);
     expect(a2.app.rebuilds).toBe(1);
     expect(a2.app.chain.head.height).toBe(2n);
+    // the proposal survives the restart (pending/): if it was notarized, the chain must extend it
+    const cb4 = p4.block as ConsensusBlock;
+    const kept = a2.app.pendingBlock(p4.digest);
+    expect(kept === null ? null : a2.app.digest(kept)).toBe(p4.digest);
+    expect(a2.app.pendingBlock(p3.digest)).toBeNull(); // final: not pending
+    const p5 = a2.app.propose({ epoch: 0, view: 5 }, { view: 4, digest: p4.digest, height: 3 }, beacon(5));
+    expect(p5).not.toBeNull();
+    expect(a2.app.chain.head.height).toBe(4n);
+    a2.app.finalized(proposal(r4, cb4, p4.digest), cb4, null);
+    expect(a2.app.pendingBlock(p4.digest)).toBeNull();
+    expect(a2.app.pendingBlock((p5 as { digest: string }).digest)).not.toBeNull();
     a2.app.close();
   });
 });

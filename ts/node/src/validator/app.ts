@@ -13,16 +13,16 @@
  *   beacon, the round, the proposer and the timestamp, and re-execute it with `applyBlock`
  *   (every root checked; committed, speculative);
  * - `finalized(block)`: if it is the next speculative block, it is already executed; else the
- *   speculative branch is dead and the store is rebuilt to the finalized tip and the block
+ *   speculative branch is dead and the store is rewound to the finalized tip and the block
  *   applied. The block, its view and its finalization certificate are appended (fsync) to
  *   `finalized.log` (the source of truth for the consensus chain) before the callback returns.
  *
  * "Bring the store to X" applies the known blocks between the store's head and X when X
  * extends it; when X is on another branch (a proposal that was executed but not certified),
- * the store is discarded and rebuilt from genesis by re-executing the finalized blocks
- * (synchronous; rare: it needs an executed proposal that then lost its view). A state
- * rewind (`StateDb.rewind(version)`) or a root computed without committing would replace
- * the rebuild; see docs/localnet.md.
+ * the speculative blocks off that branch are dropped by rewinding the store
+ * (`Chain.resetHead` → `QmdbState.rewind`) and X's branch is applied. Only when the head is
+ * unknown (a failed execution) or the version left the store's history window is the store
+ * discarded and rebuilt from genesis by re-executing the finalized blocks.
  */
 import {
   appendFileSync,
@@ -31,8 +31,10 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
 import type { Certificate, Proposal, Round } from "@cowboy/consensus";
@@ -130,6 +132,10 @@ export class ChainApplication implements ValidatorApplication {
   private readonly byDigest = new Map<string, number>();
   /** blocks seen above the finalized tip (proposed, verified or fetched), by digest */
   private readonly known = new Map<string, ConsensusBlock>();
+  /** `pending/`: blocks this node proposed or verified above the finalized tip, one file each */
+  private readonly pendingDir: string;
+  /** heights of the blocks in `pending/`, by digest */
+  private readonly onDisk = new Map<string, number>();
   /** executed blocks above the finalized tip, in chain order (the store's head is the last) */
   private spec: Speculative[] = [];
   /** the store's head is unknown (a failed execution left a commit behind): rebuild before use */
@@ -138,6 +144,8 @@ export class ChainApplication implements ValidatorApplication {
   /** the blocks re-executed at start-up whose ledger records may be missing */
   readonly replayed: Array<{ entry: FinalizedEntry; result: BlockResult }> = [];
   rebuilds = 0;
+  /** speculative branches dropped by rewinding the store (`Chain.resetHead`) instead of a rebuild */
+  rewinds = 0;
 
   /**
    * Opens the store and the finalized chain of `dataDir`. When the store's head is not the
@@ -170,6 +178,8 @@ export class ChainApplication implements ValidatorApplication {
       }
     }
     this.logFd = openSync(this.logPath, "a");
+    this.pendingDir = join(opts.dataDir, "pending");
+    this.loadPending();
     this.handle = openChain(this.stateDir, opts.genesis);
     const tip = this.final[this.final.length - 1];
     const headHash = blockHash(this.handle.chain.head);
@@ -188,6 +198,51 @@ export class ChainApplication implements ValidatorApplication {
     const first = this.final[0];
     this.genesisHash = first === undefined ? blockHash(this.handle.chain.head) : first.cb.block.header.parent;
     this.genesis = toHex(this.genesisHash).slice(2);
+  }
+
+  /**
+   * Reads `pending/` (blocks proposed or verified before a restart that may be notarized: the
+   * voter asks for them through {@link pendingBlock}); files at or below the finalized tip and
+   * unreadable ones are deleted.
+   */
+  private loadPending(): void {
+    mkdirSync(this.pendingDir, { recursive: true });
+    for (const name of readdirSync(this.pendingDir)) {
+      const path = join(this.pendingDir, name);
+      let cb: ConsensusBlock | null = null;
+      try {
+        cb = decodeConsensusBlock(readFileSync(path));
+      } catch {
+        cb = null;
+      }
+      const digest = cb === null ? null : consensusDigest(cb);
+      if (cb === null || `${digest}.cb` !== name || cb.block.header.height <= BigInt(this.final.length)) {
+        rmSync(path, { force: true });
+        continue;
+      }
+      this.known.set(digest as string, cb);
+      this.onDisk.set(digest as string, Number(cb.block.header.height));
+    }
+  }
+
+  /** Keeps a proposed or verified block in `pending/` (no fsync: peers hold notarized blocks too). */
+  private keepPending(digest: string, cb: ConsensusBlock): void {
+    if (this.onDisk.has(digest)) return;
+    try {
+      writeFileSync(join(this.pendingDir, `${digest}.cb`), encodeConsensusBlock(cb));
+      this.onDisk.set(digest, Number(cb.block.header.height));
+    } catch (err) {
+      this.opts.logger?.warn({ err: (err as Error).message }, "could not keep a pending block");
+    }
+  }
+
+  /** Deletes kept blocks at or below `height` (final, or on a branch that lost). */
+  private dropPending(height: number): void {
+    for (const [digest, h] of this.onDisk) {
+      if (h > height) continue;
+      rmSync(join(this.pendingDir, `${digest}.cb`), { force: true });
+      this.onDisk.delete(digest);
+    }
   }
 
   /** The STF over the store (its head may be ahead of the finalized tip). */
@@ -222,6 +277,31 @@ export class ChainApplication implements ValidatorApplication {
       { blocks: this.final.length, ms: Math.round(performance.now() - started) },
       "state store rebuilt from the finalized blocks",
     );
+  }
+
+  /**
+   * Drops the speculative blocks that are not a prefix of `path` (digests above the finalized
+   * tip) by rewinding the store to the last one kept (`Chain.resetHead`), instead of rebuilding
+   * it from genesis. False when that is not possible: the head is unknown (`dirty`) or the
+   * version left the store's history window; the caller then rebuilds.
+   */
+  private dropSpeculative(path: readonly string[]): boolean {
+    if (this.dirty) return false;
+    let keep = 0;
+    while (keep < this.spec.length && keep < path.length && this.spec[keep]?.digest === path[keep]) keep++;
+    const header =
+      keep > 0
+        ? (this.spec[keep - 1] as Speculative).result.block.header
+        : (this.final[this.final.length - 1]?.cb.block.header ?? this.handle.chain.genesisHeader);
+    try {
+      this.handle.chain.resetHead(header);
+    } catch (err) {
+      this.opts.logger?.warn({ err: (err as Error).message }, "could not rewind the state store");
+      return false;
+    }
+    this.spec = this.spec.slice(0, keep);
+    this.rewinds++;
+    return true;
   }
 
   private tipDigest(): string {
@@ -266,7 +346,7 @@ export class ChainApplication implements ValidatorApplication {
     }
     const prefix =
       !this.dirty && this.spec.length <= path.length && this.spec.every((s, i) => s.digest === path[i]);
-    if (!prefix) this.rebuild();
+    if (!prefix && !this.dropSpeculative(path)) this.rebuild();
     for (let i = this.spec.length; i < path.length; i++) {
       const d = path[i] as string;
       if (!this.execute(d, this.known.get(d) as ConsensusBlock)) return false;
@@ -295,6 +375,7 @@ export class ChainApplication implements ValidatorApplication {
       const cb: ConsensusBlock = { block: built.block, parentView: parent.view, parent: parent.digest };
       const digest = consensusDigest(cb);
       this.known.set(digest, cb);
+      this.keepPending(digest, cb);
       this.spec.push({ digest, result: built });
       return { digest, block: cb };
     } catch (err) {
@@ -334,7 +415,14 @@ export class ChainApplication implements ValidatorApplication {
     if (!this.dirty && this.spec.some((x) => x.digest === digest)) return true;
     this.known.set(digest, cb);
     if (!this.ensureAt(cb.parent)) return false;
-    return this.execute(digest, cb);
+    if (!this.execute(digest, cb)) return false;
+    this.keepPending(digest, cb);
+    return true;
+  }
+
+  /** A block proposed or verified here above the finalized tip (kept across restarts), or null. */
+  pendingBlock(digest: string): unknown | null {
+    return this.onDisk.has(digest) ? (this.known.get(digest) ?? null) : null;
   }
 
   finalizedBlock(digest: string): unknown | null {
@@ -355,7 +443,7 @@ export class ChainApplication implements ValidatorApplication {
       this.spec.shift();
       result = next.result;
     } else {
-      if (this.dirty || this.spec.length > 0) this.rebuild();
+      if ((this.dirty || this.spec.length > 0) && !this.dropSpeculative([])) this.rebuild();
       try {
         result = this.handle.chain.applyBlock(cb.block);
       } catch (err) {
@@ -380,6 +468,7 @@ export class ChainApplication implements ValidatorApplication {
     fsyncSync(this.logFd);
     this.pushFinal(entry);
     for (const [d, k] of this.known) if (k.block.header.height <= BigInt(entry.height)) this.known.delete(d);
+    this.dropPending(entry.height);
     this.opts.onFinalized(entry, result);
   }
 

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import type { BlsSigner } from "@cowboy/consensus";
+import type { BlsSigner, ValidatorParams } from "@cowboy/consensus";
 import { addressFromSecretKey, bytesEqual, fromHex } from "@cowboy/sdk";
 import { peerIdFromString } from "@libp2p/peer-id";
 import { GENESIS_FILE, readGenesisFile } from "../devnet/genesis-file.ts";
@@ -73,6 +73,8 @@ export interface NetworkFile {
   /** threshold public polynomial of the seed (`BlsGroup` bytes) */
   group: string;
   validators: NetworkValidatorEntry[];
+  /** validator-set parameters stored in the genesis state (optional) */
+  params?: NetworkParams;
 }
 
 /** The key file (secret). */
@@ -93,10 +95,21 @@ export interface NetworkValidator {
   readonly stake: bigint;
 }
 
-/** The genesis plus its validator set (contract C2: `GenesisConfig.validators`). */
-export type ValidatorGenesis = GenesisConfig & {
-  readonly validators?: ReadonlyArray<{ address: Uint8Array; blsKey: Uint8Array; stake: bigint }>;
-};
+/** The genesis with its validator set and parameters from the network file. */
+export type ValidatorGenesis = GenesisConfig;
+
+/** Validator-set parameters a network file may set (the rest keep `DEFAULT_VALIDATOR_PARAMS`). */
+export interface NetworkParams {
+  epochBlocks?: number;
+  unbondingBlocks?: number;
+  jailBlocks?: number;
+  slashBps?: number;
+  downtimeWindow?: number;
+  downtimeMaxMissed?: number;
+  keepEpochs?: number;
+  /** decimal string, units */
+  minStake?: string;
+}
 
 /** Everything one validator process needs, checked. */
 export interface ValidatorSettings {
@@ -231,10 +244,11 @@ export function readNetworkFile(path: string): {
   chainName: string;
   group: Uint8Array;
   validators: NetworkValidator[];
+  params: Partial<ValidatorParams>;
 } {
   const o = readJson(path);
   const f = new Fields(path);
-  f.only(o, "", ["version", "chainName", "group", "validators"]);
+  f.only(o, "", ["version", "chainName", "group", "validators", "params"]);
   f.version(o);
   const chainName = f.string(o.chainName, "chainName");
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(chainName))
@@ -266,7 +280,26 @@ export function readNetworkFile(path: string): {
       if (bytesEqual(a.address, b.address))
         throw f.bad(`validators[${i}].address`, `repeats validators[${j}]'s address`);
     }
-  return { chainName, group, validators };
+  const params: { -readonly [K in keyof ValidatorParams]?: ValidatorParams[K] } = {};
+  if (o.params !== undefined) {
+    const raw = f.object(o.params, "params");
+    const ints = [
+      "epochBlocks",
+      "unbondingBlocks",
+      "jailBlocks",
+      "slashBps",
+      "downtimeWindow",
+      "downtimeMaxMissed",
+      "keepEpochs",
+    ] as const;
+    f.only(raw, "params.", [...ints, "minStake"]);
+    for (const k of ints)
+      if (raw[k] !== undefined) params[k] = f.int(raw[k], `params.${k}`, k === "slashBps" ? 0 : 1, 2 ** 32 - 1);
+    if (params.slashBps !== undefined && params.slashBps > 10_000)
+      throw f.bad("params.slashBps", "must be at most 10000 (100%)");
+    if (raw.minStake !== undefined) params.minStake = f.decimal(raw.minStake, "params.minStake");
+  }
+  return { chainName, group, validators, params };
 }
 
 /** Parses a key file (see {@link KeyFile}). */
@@ -388,7 +421,13 @@ export function readValidatorConfig(
     dataDir,
     genesis: {
       ...genesis,
-      validators: network.validators.map((v) => ({ address: v.address, blsKey: v.blsPublicKey, stake: v.stake })),
+      validators: network.validators.map((v) => ({
+        address: v.address,
+        blsKey: v.blsPublicKey,
+        stake: v.stake,
+        proofOfPossession: v.proofOfPossession,
+      })),
+      ...(Object.keys(network.params).length === 0 ? {} : { validatorParams: network.params }),
     },
     chainName: network.chainName,
     validators: network.validators,

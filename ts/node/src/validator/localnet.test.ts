@@ -158,6 +158,18 @@ describe("localnet: four validator processes run one chain", () => {
     );
     const accounts = (await rpc(urls[3] as string, "cowboy_devAccounts", [])) as Array<{ address: string }>;
     expect(accounts[0]?.address).toBe(toHex(alice.address));
+    // Prometheus metrics on every validator's RPC server
+    for (let i = 0; i < N; i++) {
+      const text = await (await fetch(`${urls[i]}metrics`)).text();
+      const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+      expect(value("cowboy_validator_finalized_height")).toBeGreaterThanOrEqual(h);
+      expect(value("cowboy_validator_view")).toBeGreaterThan(0);
+      expect(value("cowboy_validator_peers")).toBeGreaterThanOrEqual(N - 1);
+      expect(text).toMatch(/^cowboy_validator_votes_sent_total\{kind="finalize"\} [1-9]/m);
+      expect(text).toMatch(/^cowboy_validator_votes_received_total\{kind="notarize"\} [1-9]/m);
+      expect(text).toMatch(/^cowboy_validator_certificate_latency_seconds_count [1-9]/m);
+      expect(text).toMatch(/^cowboy_validator_committed_transactions_total [1-9]/m);
+    }
     // and a later common height agrees too
     const common = Math.min(...(await Promise.all(urls.map((_, i) => height(i)))));
     const later = await Promise.all(urls.map((_, i) => block(i, common)));

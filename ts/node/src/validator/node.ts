@@ -10,13 +10,27 @@
  * `state/` (QMDB store; may run a few blocks ahead of finality), `ledger/` (LevelDB, finalized
  * blocks only). RPC `latest` is the newest finalized block: every block served is final.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { blsDevnetKeys, blsDevnetSchemes } from "@cowboy/consensus";
+import {
+  BlsScheme,
+  decodeEvidence,
+  type Equivocation,
+  type Evidence,
+  encodeEvidence,
+  evidenceFromEquivocation,
+  type Message,
+  nativeValidatorCrypto,
+  quorum,
+  type ValidatorCrypto,
+} from "@cowboy/consensus";
 import { type RunningValidator, startValidator } from "@cowboy/p2p";
 import { type BlockView, chainModules, RpcDispatcher, RpcServer } from "@cowboy/rpc";
 import {
+  addressFromSecretKey,
   blockHash,
+  bytesEqual,
   decodeWithSigningHash,
   encodeBlock,
   encodeTransaction,
@@ -38,35 +52,15 @@ import { type Chain, intrinsicCost, laneOf, StfError } from "../stf/index.ts";
 import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import { decodeConsensusBlock, encodeConsensusBlock } from "./block.ts";
+import type { ValidatorSettings } from "./config.ts";
+import { ValidatorMetrics } from "./metrics.ts";
+import { ValidatorRpcModule } from "./rpc.ts";
 
-/** Everything one validator process needs (the localnet writes one per validator as JSON). */
-export interface ValidatorNodeConfig {
-  readonly dataDir: string;
-  /** this validator's index in the set */
-  readonly index: number;
-  readonly genesis: GenesisConfig;
-  /** size of the validator set and the seed its BLS keys are dealt from (blsDevnetKeys) */
-  readonly validatorCount: number;
-  readonly keySeed: Uint8Array;
-  /** proposer address of each validator (index order) */
-  readonly validatorAddresses: readonly Uint8Array[];
-  readonly p2p: {
-    readonly chainName: string;
-    readonly listen: readonly string[];
-    /** multiaddrs with /p2p/<peer id> */
-    readonly bootstrap: readonly string[];
-    /** libp2p peer id of each validator (index order) */
-    readonly peerIds: readonly string[];
-  };
-  readonly rpc: { readonly host: string; readonly port: number };
-  readonly timeouts?: {
-    leaderTimeoutMs?: number;
-    notarizationTimeoutMs?: number;
-    nullifyRetryMs?: number;
-    minViewMs?: number;
-  };
-  readonly logger?: Logger | null;
-}
+/**
+ * Everything one validator process needs: the checked config file ({@link ValidatorSettings},
+ * `readValidatorConfig`) plus a logger.
+ */
+export type ValidatorNodeConfig = Omit<ValidatorSettings, "logLevel"> & { readonly logger?: Logger | null };
 
 export class ValidatorError extends Error {
   readonly code: string;
@@ -89,6 +83,19 @@ const VALIDATOR_ERRORS: BackendErrors = {
     ),
 };
 
+/** `faults.equivocate` fires once this many blocks are final (every validator is voting by then). */
+export const EQUIVOCATE_AFTER_HEIGHT = 5;
+
+/** A further validator submits held evidence after this long per rank if the offender is still unpunished. */
+export const EVIDENCE_FALLBACK_MS = 15_000;
+
+/** Development accounts in a genesis: the accounts before the dev faucet (the localnet's layout). */
+function devAccountCount(g: GenesisConfig): number {
+  const faucet = deriveDevKeys(0).faucet.address;
+  const i = g.accounts.findIndex((a) => bytesEqual(a.address, faucet));
+  return i < 0 ? 0 : Math.min(i, 1_000);
+}
+
 export class ValidatorNode extends NodeChainBackend {
   readonly config: ValidatorNodeConfig;
   readonly app: ChainApplication;
@@ -100,6 +107,15 @@ export class ValidatorNode extends NodeChainBackend {
   private stopped = false;
   /** transactions finalized by this node since start */
   committedTxs = 0;
+  /** the validator's Prometheus series */
+  readonly metrics = new ValidatorMetrics();
+  private scheme: BlsScheme | null = null;
+  private crypto: ValidatorCrypto | null = null;
+  /** equivocation evidence known here, by `epoch:view:signer` */
+  private readonly evidence = new Map<string, { evidence: Evidence; bytes: Uint8Array; submitted: boolean }>();
+  private readonly evidenceTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** the fault injection of `faults.equivocate` has fired */
+  equivocated = false;
 
   private constructor(config: ValidatorNodeConfig, ledger: Ledger) {
     super({
@@ -108,7 +124,7 @@ export class ValidatorNode extends NodeChainBackend {
       mempool: new Mempool<PendingTx>(),
       // the development accounts and the faucet of the genesis (the devnet's mnemonic):
       // genesis = the dev accounts, then the faucet (as the localnet writes it)
-      devKeys: deriveDevKeys(Math.max(0, config.genesis.accounts.length - 1)),
+      devKeys: deriveDevKeys(devAccountCount(config.genesis)),
       errors: VALIDATOR_ERRORS,
     });
     this.config = config;
@@ -118,8 +134,8 @@ export class ValidatorNode extends NodeChainBackend {
       {
         dataDir: config.dataDir,
         genesis: config.genesis,
-        proposer: config.validatorAddresses[config.index] as Uint8Array,
-        validators: config.validatorAddresses,
+        proposer: (config.validators[config.signer.index] as { address: Uint8Array }).address,
+        validators: config.validators.map((v) => v.address),
         candidates: (chain) => {
           const picked = this.mempool.select({
             basefee: chain.nextBasefees(),
@@ -174,6 +190,8 @@ export class ValidatorNode extends NodeChainBackend {
   private onFinalized(entry: FinalizedEntry, result: BlockResult): void {
     const txs = entry.cb.block.transactions;
     this.committedTxs += txs.length;
+    this.metrics.committedTxs.inc(txs.length);
+    this.metrics.finalizedHeight.set(entry.height);
     const senders = new Set(txs.map((t) => toHex(t.from)));
     const height = BigInt(entry.height);
     const chain = this.app.chain;
@@ -201,12 +219,18 @@ export class ValidatorNode extends NodeChainBackend {
       });
   }
 
-  /** Starts consensus (sync, voter), transaction gossip and the RPC server. */
+  /** Starts consensus (sync, voter), transaction and evidence gossip, the RPC server and metrics. */
   async start(): Promise<{ http: string; ws: string }> {
     const c = this.config;
-    const keys = blsDevnetKeys(c.validatorCount, c.genesis.chainId, c.keySeed);
-    const scheme = blsDevnetSchemes(keys)[c.index];
-    if (scheme === undefined) throw new ValidatorError("ERR_VALIDATOR_INDEX", `no validator ${c.index}`);
+    const scheme = new BlsScheme({
+      chainId: c.genesis.chainId,
+      publicKeys: c.validators.map((v) => v.blsPublicKey),
+      proofs: c.validators.map((v) => v.proofOfPossession),
+      group: c.group,
+      signer: c.signer,
+    });
+    this.scheme = scheme;
+    this.crypto = nativeValidatorCrypto(c.genesis.chainId);
     const log = this.log;
     const p2pLogger =
       log === null
@@ -217,15 +241,23 @@ export class ValidatorNode extends NodeChainBackend {
             warn: (msg: string, f?: Record<string, unknown>) => log.warn(f ?? {}, msg),
             error: (msg: string, f?: Record<string, unknown>) => log.error(f ?? {}, msg),
           };
+    const metrics = this.metrics;
     this.running = await startValidator({
       dataDir: c.dataDir,
       network: {
-        chainId: c.p2p.chainName,
+        chainId: c.chainName,
         listen: [...c.p2p.listen],
         bootstrap: [...c.p2p.bootstrap],
-        validators: c.p2p.peerIds.map((peerId, index) => ({ index, peerId })),
+        validators: c.validators.map((v, index) => ({ index, peerId: v.peerId })),
         discoveryIntervalMs: 1_000,
         logger: p2pLogger,
+        metrics: {
+          peers: (n) => metrics.peers.set(n),
+          messageIn: () => {},
+          messageOut: () => {},
+          penalty: () => {},
+          banned: () => {},
+        },
       },
       app: this.app,
       codec: {
@@ -235,15 +267,19 @@ export class ValidatorNode extends NodeChainBackend {
       scheme,
       epoch: 0,
       genesisSeed: new Uint8Array(32),
-      timeouts: {
-        leaderTimeoutMs: c.timeouts?.leaderTimeoutMs ?? 1_000,
-        notarizationTimeoutMs: c.timeouts?.notarizationTimeoutMs ?? 2_000,
-        nullifyRetryMs: c.timeouts?.nullifyRetryMs ?? 2_000,
-        minViewMs: c.timeouts?.minViewMs ?? 0,
-      },
+      timeouts: c.timeouts,
       peerWaitMs: 3_000,
       onSyncProgress: (p) => log?.info({ height: p.height, target: p.target }, "block sync"),
+      onFault: (e) => this.onEquivocation(e),
+      metrics: metrics.voter,
+      tap: metrics.tap,
+      ...(c.faults.equivocate ? { outgoing: (m: Message) => this.equivocate(m) } : {}),
       logger: p2pLogger,
+    });
+    metrics.finalizedHeight.set(this.app.tip());
+    this.running.node.onGossip("evidence", {
+      validate: (bytes) => this.onEvidenceGossip(bytes),
+      deliver: () => {},
     });
     this.running.node.onGossip("tx", {
       validate: (bytes) => {
@@ -260,11 +296,20 @@ export class ValidatorNode extends NodeChainBackend {
       [
         ...chainModules(this, { cyclesTarget: CYCLES_TARGET, cellsTarget: CELLS_TARGET }, { backend: this }),
         this.hub,
+        new ValidatorRpcModule({
+          index: c.signer.index,
+          status: () => ({
+            view: this.running?.voter.currentView ?? 0,
+            finalizedView: this.running?.voter.finalizedView ?? 0,
+            finalizedHeight: this.app.tip(),
+            evidence: this.evidence.size,
+          }),
+        }),
       ],
       { domainErrorCode, logger: log },
     );
     this.server = new RpcServer(
-      { dispatcher, logger: log, metrics: null },
+      { dispatcher, logger: log, metrics: c.metrics ? metrics : null },
       { host: c.rpc.host, port: c.rpc.port },
     );
     this.urls = await this.server.start();
@@ -283,11 +328,178 @@ export class ValidatorNode extends NodeChainBackend {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    for (const t of this.evidenceTimers) clearTimeout(t);
+    this.evidenceTimers.clear();
     await this.running?.stop();
     await this.server?.close();
     await this.appendQueue;
     await this.ledger.close();
     this.app.close();
+  }
+
+  // ----- equivocation: fault injection (tests only), evidence, submission -----
+
+  /**
+   * `faults.equivocate` (TESTING ONLY): the first notarize vote this validator sends once it is
+   * connected to every other validator and {@link EQUIVOCATE_AFTER_HEIGHT} blocks are final goes
+   * out together with a second notarize vote, validly signed, for a different block in the same
+   * view — double signing, as an attacker would. Once per process start.
+   */
+  private equivocate(m: Message): readonly Message[] {
+    if (this.equivocated || this.scheme === null || m.type !== "vote") return [m];
+    const vote = m.vote;
+    if (vote.kind !== "notarize" || vote.proposal === null) return [m];
+    // once the network runs (every peer connected, a few blocks final): the others must see it
+    if ((this.running?.node.connectedPeers().length ?? 0) < this.config.validators.length - 1) return [m];
+    if (this.app.tip() < EQUIVOCATE_AFTER_HEIGHT) return [m];
+    this.equivocated = true;
+    const forged = {
+      ...vote.proposal,
+      payload: createHash("sha256").update("cowboy-test-equivocation").update(vote.proposal.payload).digest("hex"),
+    };
+    this.log?.warn(
+      { view: vote.round.view, epoch: vote.round.epoch },
+      "TEST FAULT (faults.equivocate): signing a second, conflicting notarize vote",
+    );
+    return [
+      m,
+      {
+        type: "vote",
+        vote: {
+          kind: "notarize",
+          round: vote.round,
+          proposal: forged,
+          signer: vote.signer,
+          signature: this.scheme.sign(vote.signer, "notarize", vote.round, forged),
+        },
+      },
+    ];
+  }
+
+  /** The voter saw two conflicting statements of one validator: make, gossip and submit evidence. */
+  private onEquivocation(e: Equivocation): void {
+    const ev = evidenceFromEquivocation(e);
+    if (ev === null) return;
+    this.addEvidence(ev, encodeEvidence(ev), true);
+  }
+
+  /** BLS keys of epoch `epoch`'s set: the chain's registry when it has one, else the network file's (epoch 0). */
+  private setKeys(epoch: number): Uint8Array[] | null {
+    try {
+      const set = this.app.chain.validatorSet(epoch);
+      if (set.length > 0) return set.map((m) => m.blsKey);
+    } catch {
+      return null;
+    }
+    return epoch === 0 ? this.config.validators.map((v) => v.blsPublicKey) : null;
+  }
+
+  /** True if both statements of `ev` carry valid signatures of its signer. */
+  private verifyEvidence(ev: Evidence): boolean {
+    const keys = this.setKeys(ev.epoch);
+    const crypto = this.crypto;
+    const pk = keys?.[ev.signer];
+    if (keys === null || pk === undefined || crypto === null) return false;
+    return [ev.a, ev.b].every((s) => {
+      if (s.signers === undefined)
+        return crypto.verifyVote(pk, s.kind, ev.epoch, ev.view, s.height, s.block, s.signature);
+      const signers = s.signers;
+      const members = keys.filter((_, i) => (((signers[i >> 3] ?? 0) >> (i & 7)) & 1) === 1);
+      const includes = (((signers[ev.signer >> 3] ?? 0) >> (ev.signer & 7)) & 1) === 1;
+      if (!includes || members.length < quorum(keys.length) || signers.length > Math.ceil(keys.length / 8))
+        return false;
+      return crypto.verifyAggregate(members, s.kind, ev.epoch, ev.view, s.height, s.block, s.signature);
+    });
+  }
+
+  /** Evidence gossip: verified evidence is accepted (and relayed); invalid bytes penalize the sender. */
+  private onEvidenceGossip(bytes: Uint8Array): "accept" | "ignore" | "reject" {
+    let ev: Evidence;
+    try {
+      ev = decodeEvidence(bytes);
+    } catch {
+      return "reject";
+    }
+    if (this.evidence.has(`${ev.epoch}:${ev.view}:${ev.signer}`)) return "ignore";
+    if (!this.verifyEvidence(ev)) return "reject";
+    this.addEvidence(ev, bytes, false);
+    return "accept";
+  }
+
+  /** Evidence known to this node (verified), newest last. */
+  knownEvidence(): Evidence[] {
+    return [...this.evidence.values()].map((e) => e.evidence);
+  }
+
+  private addEvidence(ev: Evidence, bytes: Uint8Array, publish: boolean): void {
+    const key = `${ev.epoch}:${ev.view}:${ev.signer}`;
+    if (this.evidence.has(key)) return;
+    this.evidence.set(key, { evidence: ev, bytes, submitted: false });
+    this.metrics.equivocations.inc();
+    this.log?.warn(
+      { offender: ev.signer, epoch: ev.epoch, view: ev.view, a: ev.a.kind, b: ev.b.kind },
+      "equivocation detected",
+    );
+    if (publish && this.running !== null)
+      this.running.node.publish("evidence", bytes).catch((err: unknown) => {
+        this.log?.debug({ err: (err as Error).message }, "evidence gossip not sent");
+      });
+    // one submitter first: the validator after the offender; each further one waits longer and
+    // submits only if the offender is not punished by then (the chain refuses a repeat anyway)
+    const n = this.config.validators.length;
+    const me = this.config.signer.index;
+    if (me === ev.signer) return;
+    const rank = (me - ev.signer - 1 + n) % n;
+    const timer = setTimeout(() => {
+      this.evidenceTimers.delete(timer);
+      this.submitEvidence(key);
+    }, rank * EVIDENCE_FALLBACK_MS);
+    this.evidenceTimers.add(timer);
+  }
+
+  /** True if the chain shows `signer` (of the network file's set) jailed at its head. */
+  private punished(signer: number): boolean {
+    const v = this.config.validators[signer];
+    if (v === undefined) return false;
+    const rec = this.app.chain.validator(v.address);
+    return rec !== null && BigInt(rec.jailedUntil) > this.app.chain.head.height;
+  }
+
+  /** Sends the evidence `key` on chain as a submitEvidence transaction signed by the operator account. */
+  private submitEvidence(key: string): void {
+    const item = this.evidence.get(key);
+    if (this.stopped || item === undefined || item.submitted) return;
+    if (this.punished(item.evidence.signer)) return;
+    const sk = this.config.operatorSecretKey;
+    const from = addressFromSecretKey(sk);
+    const draft = this.unsignedTx(
+      from,
+      { kind: "submitEvidence", evidence: item.bytes },
+      { cycles: 100_000n, cells: 10_000n },
+    );
+    const chain = this.app.chain;
+    const nonce = this.mempool.pendingNonce(toHex(from), chain.getAccount(from)?.nonce ?? 0n);
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeTransaction(signTransaction({ ...draft, nonce }, sk));
+    } catch (err) {
+      this.log?.error(
+        { err: (err as Error).message },
+        "cannot encode a submitEvidence transaction (the codec lacks System/SubmitEvidence)",
+      );
+      return;
+    }
+    try {
+      const hash = this.admit(bytes, true);
+      item.submitted = true;
+      this.metrics.evidenceSubmitted.inc();
+      this.log?.info(
+        { offender: item.evidence.signer, view: item.evidence.view, tx: toHex(hash) },
+        "evidence submitted",
+      );
+    } catch (err) {
+      this.log?.error({ err: (err as Error).message }, "the submitEvidence transaction was refused");
+    }
   }
 
   // ----- mempool -----

@@ -128,6 +128,52 @@ export interface FeeRequest {
   tx: Transaction;
 }
 
+/** A validator's record (ts/consensus `ValidatorRecord`; stf/validators.ts). */
+export interface ValidatorView {
+  address: Uint8Array;
+  blsKey: Uint8Array;
+  stake: bigint;
+  status: "bonded" | "exiting";
+  registeredHeight: number;
+  activationEpoch: number;
+  /** height of the exit (0 while bonded) */
+  exitHeight: number;
+  /** jailed until this height (exclusive); 0 = not jailed */
+  jailedUntil: number;
+  jailCount: number;
+  slashed: bigint;
+  /** blocks missed in the current downtime window */
+  missed: number;
+}
+
+/** An epoch's validator set, in consensus-index order. */
+export interface ValidatorSetView {
+  epoch: number;
+  members: { address: Uint8Array; blsKey: Uint8Array; stake: bigint }[];
+}
+
+/** A runner job as the chain records it (ts/node/src/stf/jobs.ts `JobRecord`). */
+export interface JobView {
+  id: Uint8Array;
+  status: "pending" | "delivered" | "expired";
+  actor: Uint8Array;
+  jobType: string;
+  callback: string;
+  maxPrice: bigint;
+  tip: bigint;
+  submittedAt: bigint;
+  /** last height a result may be delivered at; the job expires at the end of this block */
+  deadline: bigint;
+  specHash: Uint8Array;
+  /** canonical CBOR of the job parameters; empty once the job is settled */
+  spec: Uint8Array;
+  settledAt: bigint | null;
+  runner: Uint8Array | null;
+  payment: bigint | null;
+  resultHash: Uint8Array | null;
+  callbackOk: boolean | null;
+}
+
 export interface EventQuery {
   fromHeight: bigint;
   toHeight: bigint;
@@ -171,6 +217,12 @@ export interface ChainBackend {
   accountProof(address: Uint8Array, height: bigint): ProvenRead | Promise<ProvenRead>;
   /** pending timers of `actor`; a backend without a timer listing leaves it out (the method is then not served) */
   timers?(actor: Uint8Array): TimerView[];
+  /** a runner job at `height`, or null; a backend without jobs leaves it out (`cowboy_getJob` is then not served) */
+  job?(id: Uint8Array, height: bigint): JobView | null;
+  /** the validator set of `epoch` (null: the next block's epoch) in the head state; a backend without one leaves it out */
+  validatorSet?(epoch: number | null): ValidatorSetView;
+  /** a validator's record in the head state, or null */
+  validator?(address: Uint8Array): ValidatorView | null;
   /** validates and admits a signed transaction; resolves to its hash */
   sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array>;
   call(request: CallRequest, height: bigint): CallOutcome;

@@ -17,6 +17,15 @@ export interface DevBackend {
   /** sends `amount` to `address` from the faucet account; resolves to the transaction hash */
   faucet(address: Uint8Array, amount: bigint): Promise<Uint8Array>;
   devAccounts(): Array<{ address: Uint8Array; balance: bigint }>;
+  /**
+   * queues a runner result for a pending job, delivered in the next block as if verified;
+   * returns the delivery transaction hash (`cowboy_deliverJobResult` is served only when present)
+   */
+  deliverJobResult?(
+    jobId: Uint8Array,
+    result: Uint8Array,
+    opts: { runner?: Uint8Array; payment?: bigint },
+  ): Uint8Array;
 }
 
 export interface DevModuleOptions {

@@ -20,6 +20,28 @@ export function instructionJson(ix: Instruction): Record<string, unknown> {
   switch (ix.kind) {
     case "transfer":
       return { kind: "transfer", to: data(ix.to), amount: quantity(ix.amount) };
+    case "registerValidator":
+      return {
+        kind: "registerValidator",
+        blsKey: data(ix.blsKey),
+        proofOfPossession: data(ix.proofOfPossession),
+        stake: quantity(ix.stake),
+      };
+    case "exitValidator":
+    case "withdrawStake":
+    case "unjailValidator":
+      return { kind: ix.kind };
+    case "submitEvidence":
+      return { kind: "submitEvidence", evidence: data(ix.evidence) };
+    case "sysCancelTimer":
+      return {
+        kind: "sysCancelTimer",
+        actor: data(ix.actor),
+        timerId: data(ix.timerId),
+        epoch: quantity(ix.epoch),
+        signers: data(ix.signers),
+        signature: data(ix.signature),
+      };
     case "deploy":
       return {
         kind: "deploy",

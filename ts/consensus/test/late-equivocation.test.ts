@@ -1,0 +1,134 @@
+/**
+ * Double signing that arrives after the view's certificate: a validator's vote for the
+ * certified block (kept late, unverified) and its second vote for another block, in either
+ * order, are reported as equivocation — the case of a validator that signs two notarize votes
+ * and sends them together while the others have already certified the view.
+ */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  type Application,
+  type Certificate,
+  DEFAULT_TIMEOUTS,
+  type Equivocation,
+  electLeader,
+  MacScheme,
+  type Proposal,
+  type Round,
+  SimClock,
+  type Vote,
+  Voter,
+} from "../src/index.ts";
+
+const GENESIS = "00".repeat(32);
+const SEED = new Uint8Array(32);
+const scheme = new MacScheme(4, "late-equivocation");
+const leader = electLeader(1, SEED, 4);
+const others = [0, 1, 2, 3].filter((i) => i !== leader);
+const me = others[0] as number;
+const [honest, evil] = [others[1] as number, others[2] as number];
+
+interface Block {
+  view: number;
+  height: number;
+  parent: string;
+  tag: string;
+}
+const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
+
+class App implements Application {
+  readonly genesis = GENESIS;
+  propose(round: Round, parent: { view: number; digest: string; height: number }) {
+    const block: Block = { view: round.view, height: parent.height + 1, parent: parent.digest, tag: "own" };
+    return { digest: digestOf(block), block };
+  }
+  digest(block: unknown): string {
+    return digestOf(block as Block);
+  }
+  link(block: unknown) {
+    const b = block as Block;
+    return { view: b.view, height: b.height, parentView: b.view - 1, parent: b.parent };
+  }
+  verify(): boolean {
+    return true;
+  }
+  finalizedBlock(): unknown | null {
+    return null;
+  }
+  finalized(_p: Proposal, _b: unknown, _c: Certificate | null): void {}
+}
+
+const block: Block = { view: 1, height: 1, parent: GENESIS, tag: "A" };
+const proposal = (payload: string): Proposal => ({
+  round: { epoch: 0, view: 1 },
+  height: 1,
+  parentView: 0,
+  parent: GENESIS,
+  payload,
+});
+const certified = proposal(digestOf(block));
+const other = proposal("ff".repeat(32));
+const vote = (signer: number, p: Proposal): Vote => ({
+  kind: "notarize",
+  round: p.round,
+  proposal: p,
+  signer,
+  signature: scheme.sign(signer, "notarize", p.round, p),
+});
+
+function voter() {
+  const faults: Equivocation[] = [];
+  const v = new Voter({
+    config: {
+      me,
+      epoch: 0,
+      genesisSeed: SEED,
+      finalized: { view: 0, digest: GENESIS, height: 0 },
+      ...DEFAULT_TIMEOUTS,
+    },
+    scheme,
+    app: new App(),
+    network: { broadcast: () => {}, send: () => {} },
+    clock: new SimClock(),
+    journal: { append: () => {}, load: () => [] },
+    onFault: (e) => faults.push(e),
+  });
+  v.start();
+  // the leader proposes; we and an honest validator vote: a notarization without `evil`
+  v.receive(leader, { type: "propose", proposal: certified, block, vote: vote(leader, certified) });
+  v.receive(honest, { type: "vote", vote: vote(honest, certified) });
+  expect(v.currentView).toBe(2);
+  return { v, faults };
+}
+
+describe("equivocation after the certificate", () => {
+  it("the agreeing vote first, then the conflicting one", () => {
+    const { v, faults } = voter();
+    v.receive(evil, { type: "vote", vote: vote(evil, certified) });
+    expect(faults).toHaveLength(0);
+    v.receive(evil, { type: "vote", vote: vote(evil, other) });
+    expect(faults.map((f) => f.signer)).toEqual([evil]);
+  });
+
+  it("the conflicting vote first, then the agreeing one", () => {
+    const { v, faults } = voter();
+    v.receive(evil, { type: "vote", vote: vote(evil, other) });
+    expect(faults).toHaveLength(0);
+    v.receive(evil, { type: "vote", vote: vote(evil, certified) });
+    expect(faults.map((f) => f.signer)).toEqual([evil]);
+  });
+
+  it("a conflicting vote with a bad signature is not evidence", () => {
+    const { v, faults } = voter();
+    v.receive(evil, { type: "vote", vote: vote(evil, certified) });
+    v.receive(evil, { type: "vote", vote: { ...vote(evil, other), signature: new Uint8Array(32) } });
+    expect(faults).toHaveLength(0);
+  });
+
+  it("a vote against a certificate its signer is part of", () => {
+    const { v, faults } = voter();
+    // the leader signed the certified block (it is in the notarization) and now another one
+    v.receive(leader, { type: "vote", vote: vote(leader, other) });
+    expect(faults.map((f) => f.signer)).toEqual([leader]);
+  });
+});

@@ -1,0 +1,515 @@
+/**
+ * The validator set in the state transition (stf/validators.ts): registration, activation at
+ * the next epoch, exit and withdrawal after unbonding, evidence (1% slash burned, jail),
+ * downtime jail, unjail, block rewards split by stake, and the validator-set
+ * SYS_CANCEL_TIMER — with exact balances. Small parameters (4-block epochs) keep it short.
+ */
+import { createRequire } from "node:module";
+import { type Evidence, encodeEvidence } from "@cowboy/consensus";
+import { actorAddress, addressFromSecretKey, type Block, type Instruction, toHex } from "@cowboy/sdk";
+import { describe, expect, it } from "vitest";
+import {
+  addrA,
+  addrB,
+  addrC,
+  CHAIN_ID,
+  FEES,
+  keyA,
+  keyB,
+  keyC,
+  PROPOSER,
+  script,
+  scriptedExecutor,
+  secretKey,
+  signed,
+} from "../../test/stf-helpers.ts";
+import { UNITS_PER_CBY } from "../params.ts";
+import { Chain } from "./chain.ts";
+import { blockReward } from "./exec.ts";
+import { MemoryState } from "./memory-state.ts";
+import type { ExecutionReceipt } from "./types.ts";
+import { SYS_CANCEL_TIMER_NAMESPACE, sysCancelTimerMessage } from "./validators.ts";
+
+type NativeBls = {
+  blsKeygen(ikm: Buffer): Buffer;
+  blsPublicKey(sk: Buffer): Buffer;
+  blsProofOfPossession(sk: Buffer, chainId: bigint): Buffer;
+  blsSign(sk: Buffer, domain: string, chainId: bigint, message: Buffer): Buffer;
+  blsVoteMessage(hash: Buffer, height: bigint, epoch: bigint, view: bigint): Buffer;
+  blsSignNamespaced(sk: Buffer, namespace: Buffer, message: Buffer): Buffer;
+  blsAggregateSignatures(sigs: Buffer[]): Buffer;
+};
+const bls = createRequire(import.meta.url)("@cowboy/native") as NativeBls;
+
+const CBY = UNITS_PER_CBY;
+const T0 = 1_700_000_000_000n;
+/** fee of a 21,000-cycle, 0-cell transaction at the minimum basefee with FEES (no tip) */
+const FEE21K = 21_000n * 10_000n;
+const PARAMS = {
+  minStake: 100n * CBY,
+  epochBlocks: 4,
+  unbondingBlocks: 6,
+  jailBlocks: 5,
+  slashBps: 100,
+  downtimeWindow: 4,
+  downtimeMaxMissed: 2,
+  keepEpochs: 10,
+};
+
+function blsKey(n: number) {
+  const sk = bls.blsKeygen(Buffer.alloc(32, n));
+  return {
+    sk,
+    pk: new Uint8Array(bls.blsPublicKey(sk)),
+    pop: new Uint8Array(bls.blsProofOfPossession(sk, CHAIN_ID)),
+  };
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+
+/** A chain with genesis validators `vals` (operator key, stake) on 4-block epochs. */
+class Net {
+  readonly state = new MemoryState();
+  readonly chain: Chain;
+  readonly blocks: Block[] = [];
+  private readonly nonces = new Map<string, bigint>();
+  t = T0;
+  constructor(
+    vals: { key: Uint8Array; bls: ReturnType<typeof blsKey>; stake: bigint }[],
+    extra: Uint8Array[] = [],
+  ) {
+    const accounts = [...vals.map((v) => addressFromSecretKey(v.key)), ...extra].map((address) => ({
+      address,
+      balance: 1_000n * CBY,
+    }));
+    this.chain = Chain.create({
+      state: this.state,
+      genesis: {
+        chainId: CHAIN_ID,
+        timestampMs: T0,
+        accounts,
+        validators: vals.map((v) => ({
+          address: addressFromSecretKey(v.key),
+          blsKey: v.bls.pk,
+          stake: v.stake,
+          proofOfPossession: v.bls.pop,
+        })),
+        validatorParams: PARAMS,
+      },
+      executor: scriptedExecutor(this.state),
+    });
+  }
+  nonce(key: Uint8Array): bigint {
+    const k = hex(key);
+    const n = this.nonces.get(k) ?? 0n;
+    this.nonces.set(k, n + 1n);
+    return n;
+  }
+  tx(key: Uint8Array, ix: Instruction, o: { cyclesLimit?: bigint; cellsLimit?: bigint } = {}): Uint8Array {
+    return signed(key, ix, { nonce: this.nonce(key), cyclesLimit: 21_000n, cellsLimit: 0n, ...FEES, ...o });
+  }
+  block(txs: Uint8Array[] = [], participants?: number[]) {
+    this.t += 1000n;
+    const r = this.chain.buildBlock(txs, {
+      timestampMs: this.t,
+      proposer: PROPOSER,
+      ...(participants === undefined ? {} : { participants }),
+    });
+    expect(r.skipped).toEqual([]);
+    this.blocks.push(r.block);
+    return r;
+  }
+  balance(a: Uint8Array): bigint {
+    return this.chain.getAccount(a)?.balance ?? 0n;
+  }
+}
+
+const receipt = (r: { receipts: ExecutionReceipt[] }, i = 0) => r.receipts[i] as ExecutionReceipt;
+const errCode = (rc: ExecutionReceipt) => (rc.error ?? "").split(":")[0];
+
+const blsA = blsKey(1);
+const blsB = blsKey(2);
+const blsC = blsKey(3);
+
+describe("genesis validators and rewards", () => {
+  it("debits genesis stakes, fixes the epoch-0 set, and splits the reward 1:3 by stake exactly", () => {
+    const net = new Net([
+      { key: keyA, bls: blsA, stake: 100n * CBY },
+      { key: keyB, bls: blsB, stake: 300n * CBY },
+    ]);
+    expect(net.balance(addrA)).toBe(900n * CBY);
+    expect(net.balance(addrB)).toBe(700n * CBY);
+    const set = net.chain.validatorSet(0);
+    // ordered by address: the consensus index is the position
+    const sorted = [addrA, addrB].map(hex).sort();
+    expect(set.map((m) => m.address)).toEqual(sorted);
+    expect(set.map((m) => m.stake)).toEqual(sorted.map((a) => (a === hex(addrA) ? 100n : 300n) * CBY));
+    expect(net.chain.validatorSet()).toEqual(set);
+    expect(net.chain.validator(addrA)?.stake).toBe(100n * CBY);
+    expect(net.chain.validator(addrC)).toBeNull();
+    expect(net.chain.validatorParams().epochBlocks).toBe(4);
+
+    const r = net.block();
+    const reward = blockReward(1n);
+    expect(reward).toBe(2_536_783_358n);
+    expect(r.reward).toBe(reward);
+    // floor(R/4) = 634,195,839 and floor(3R/4) = 1,902,587,518: 1 unit of remainder goes to index 0
+    const shareA = 634_195_839n + (sorted[0] === hex(addrA) ? 1n : 0n);
+    const shareB = 1_902_587_518n + (sorted[0] === hex(addrB) ? 1n : 0n);
+    expect(shareA + shareB).toBe(reward);
+    expect(net.balance(addrA)).toBe(900n * CBY + shareA);
+    expect(net.balance(addrB)).toBe(700n * CBY + shareB);
+    // the proposer keeps the tips only (none here)
+    expect(net.balance(PROPOSER)).toBe(0n);
+  });
+
+  it("without validators the proposer takes the reward (unchanged devnet behaviour)", () => {
+    const state = new MemoryState();
+    const chain = Chain.create({
+      state,
+      genesis: { chainId: CHAIN_ID, timestampMs: T0, accounts: [{ address: addrA, balance: CBY }] },
+    });
+    for (let i = 1n; i <= 5n; i++) chain.buildBlock([], { timestampMs: T0 + i * 1000n, proposer: PROPOSER });
+    let total = 0n;
+    for (let h = 1n; h <= 5n; h++) total += blockReward(h);
+    expect(chain.getAccount(PROPOSER)?.balance).toBe(total);
+    expect(chain.validatorSet()).toEqual([]);
+  });
+
+  it("refuses a genesis validator whose account cannot cover its stake or whose proof is wrong", () => {
+    const mk = (stake: bigint, pop: Uint8Array) => () =>
+      Chain.create({
+        state: new MemoryState(),
+        genesis: {
+          chainId: CHAIN_ID,
+          timestampMs: T0,
+          accounts: [{ address: addrA, balance: 100n * CBY }],
+          validators: [{ address: addrA, blsKey: blsA.pk, stake, proofOfPossession: pop }],
+          validatorParams: PARAMS,
+        },
+      });
+    expect(mk(101n * CBY, blsA.pop)).toThrow(/less than its stake/);
+    expect(mk(100n * CBY, blsB.pop)).toThrow(/BAD_PROOF_OF_POSSESSION/);
+    expect(mk(100n * CBY, blsA.pop)).not.toThrow();
+  });
+});
+
+describe("register, exit, withdraw", () => {
+  it("registers with the stake debited, is active from the next epoch, exits, withdraws after unbonding", () => {
+    const net = new Net([{ key: keyA, bls: blsA, stake: 100n * CBY }], [addrC]);
+    const reg = (stake: bigint, b = blsC) =>
+      net.tx(keyC, { kind: "registerValidator", blsKey: b.pk, proofOfPossession: b.pop, stake });
+    // failing registrations pay the fee and change nothing else
+    const bad = net.block([
+      reg(99n * CBY),
+      net.tx(keyC, {
+        kind: "registerValidator",
+        blsKey: blsC.pk,
+        proofOfPossession: blsB.pop,
+        stake: 200n * CBY,
+      }),
+      reg(200n * CBY, blsA),
+    ]);
+    expect(bad.receipts.map((x) => x.status)).toEqual(["reverted", "reverted", "reverted"]);
+    expect(bad.receipts.map(errCode)).toEqual([
+      "ERR_VALIDATOR_STAKE_TOO_LOW",
+      "ERR_VALIDATOR_BAD_PROOF_OF_POSSESSION",
+      "ERR_VALIDATOR_KEY_IN_USE",
+    ]);
+    expect(bad.receipts.map((x) => x.feePaid)).toEqual([FEE21K, FEE21K, FEE21K]);
+    expect(net.balance(addrC)).toBe(1_000n * CBY - 3n * FEE21K);
+    expect(net.chain.validator(addrC)).toBeNull();
+
+    // block 2 (epoch 0): C registers 200 CBY
+    const ok = net.block([reg(200n * CBY)]);
+    expect(receipt(ok).status).toBe("success");
+    expect(receipt(ok).feePaid).toBe(FEE21K);
+    expect(net.balance(addrC)).toBe(800n * CBY - 4n * FEE21K);
+    expect(net.chain.validator(addrC)).toMatchObject({
+      stake: 200n * CBY,
+      status: "bonded",
+      activationEpoch: 1,
+    });
+    // a second registration is refused
+    expect(errCode(receipt(net.block([reg(200n * CBY)])))).toBe("ERR_VALIDATOR_ALREADY_REGISTERED");
+    expect(net.chain.head.height).toBe(3n);
+    // epoch 1's set is fixed at the end of block 3 (the last of epoch 0) and includes C
+    expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA), hex(addrC)].sort());
+    expect(net.chain.validatorSet(0).map((m) => m.address)).toEqual([hex(addrA)]);
+
+    // block 4 (epoch 1): the reward splits 100:200 between A and C
+    const cBefore = net.balance(addrC);
+    const aBefore = net.balance(addrA);
+    net.block();
+    const R = blockReward(4n);
+    const firstIsA = hex(addrA) < hex(addrC);
+    const a = R / 3n + (firstIsA ? R - R / 3n - (2n * R) / 3n : 0n);
+    const c = (2n * R) / 3n + (firstIsA ? 0n : R - R / 3n - (2n * R) / 3n);
+    expect(net.balance(addrA) - aBefore).toBe(a);
+    expect(net.balance(addrC) - cBefore).toBe(c);
+
+    // block 5: C exits; it stays in epoch 1's set, leaves from epoch 2
+    expect(receipt(net.block([net.tx(keyC, { kind: "exitValidator" })])).status).toBe("success");
+    expect(net.chain.validator(addrC)).toMatchObject({ status: "exiting", exitHeight: 5 });
+    expect(errCode(receipt(net.block([net.tx(keyC, { kind: "exitValidator" })])))).toBe(
+      "ERR_VALIDATOR_NOT_BONDED",
+    );
+    net.block(); // 7: last block of epoch 1
+    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA)]);
+    // unbonding: withdrawal from height 5 + 6 = 11
+    const early = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 8
+    expect(errCode(receipt(early))).toBe("ERR_VALIDATOR_STILL_UNBONDING");
+    net.block(); // 9
+    net.block(); // 10
+    const before = net.balance(addrC);
+    const w = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 11
+    expect(receipt(w).status).toBe("success");
+    expect(net.balance(addrC)).toBe(before - FEE21K + 200n * CBY);
+    expect(net.chain.validator(addrC)).toBeNull();
+    expect(errCode(receipt(net.block([net.tx(keyC, { kind: "withdrawStake" })])))).toBe(
+      "ERR_VALIDATOR_UNKNOWN_VALIDATOR",
+    );
+    // an address that is not registered (any more) cannot unjail
+    expect(errCode(receipt(net.block([net.tx(keyC, { kind: "unjailValidator" })])))).toBe(
+      "ERR_VALIDATOR_UNKNOWN_VALIDATOR",
+    );
+  });
+
+  it("refuses a registration whose stake plus the maximum fee exceeds the balance (invalid, skipped)", () => {
+    const net = new Net([{ key: keyA, bls: blsA, stake: 100n * CBY }], [addrC]);
+    const tx = net.tx(keyC, {
+      kind: "registerValidator",
+      blsKey: blsC.pk,
+      proofOfPossession: blsC.pop,
+      stake: 1_000n * CBY,
+    });
+    expect(() => net.chain.checkTx(tx)).toThrow(/balance/);
+    expect(net.chain.checkTx(net.tx(keyA, { kind: "exitValidator" })).lane).toBe("system");
+  });
+});
+
+/** Two conflicting notarize votes of validator `index` (BLS key `k`) in epoch 0, view 9. */
+function equivocation(k: ReturnType<typeof blsKey>, index: number): Uint8Array {
+  const vote = (fill: number) => {
+    const block = Buffer.alloc(32, fill);
+    const msg = bls.blsVoteMessage(block, 3n, 0n, 9n);
+    return {
+      kind: "notarize" as const,
+      height: 3,
+      block: block.toString("hex"),
+      signature: new Uint8Array(bls.blsSign(k.sk, "notarize", CHAIN_ID, msg)),
+    };
+  };
+  const e: Evidence = { epoch: 0, view: 9, signer: index, a: vote(1), b: vote(2) };
+  return encodeEvidence(e);
+}
+
+describe("faults", () => {
+  it("evidence slashes 1% (burned) and jails; the same fault is punished once; unjail after the jail", () => {
+    const net = new Net(
+      [
+        { key: keyA, bls: blsA, stake: 100n * CBY },
+        { key: keyB, bls: blsB, stake: 300n * CBY },
+      ],
+      [addrC],
+    );
+    const idxB = net.chain.validatorSet(0).findIndex((m) => m.address === hex(addrB));
+    const ev = equivocation(blsB, idxB);
+    const cells = BigInt(ev.length);
+    const submit = () => net.tx(keyC, { kind: "submitEvidence", evidence: ev }, { cellsLimit: cells });
+    const r = net.block([submit()]); // height 1
+    expect(receipt(r).status).toBe("success");
+    expect(receipt(r).feePaid).toBe(FEE21K + cells * 10_000n);
+    expect(net.chain.validator(addrB)).toMatchObject({
+      stake: 297n * CBY,
+      slashed: 3n * CBY,
+      jailedUntil: 1 + 5,
+      jailCount: 1,
+    });
+    // the 3 CBY are burned: B's account did not change except for its reward share
+    const dup = net.block([submit()]);
+    expect(errCode(receipt(dup))).toBe("ERR_VALIDATOR_DUPLICATE_EVIDENCE");
+    // a vote that does not verify
+    const forged = equivocation(blsA, idxB);
+    expect(
+      errCode(
+        receipt(
+          net.block([
+            net.tx(keyC, { kind: "submitEvidence", evidence: forged }, { cellsLimit: BigInt(forged.length) }),
+          ]),
+        ),
+      ),
+    ).toBe("ERR_VALIDATOR_BAD_EVIDENCE");
+    const junk = Uint8Array.of(1, 2, 3);
+    expect(
+      errCode(
+        receipt(net.block([net.tx(keyC, { kind: "submitEvidence", evidence: junk }, { cellsLimit: 3n })])),
+      ),
+    ).toBe("ERR_VALIDATOR_BAD_EVIDENCE");
+    // height 4 is the first of epoch 1: B (jailed) is not in its set
+    expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA)]);
+    expect(errCode(receipt(net.block([net.tx(keyB, { kind: "unjailValidator" })])))).toBe(
+      "ERR_VALIDATOR_STILL_JAILED",
+    ); // 5
+    const u = net.block([net.tx(keyB, { kind: "unjailValidator" })]); // 6
+    expect(receipt(u).status).toBe("success");
+    expect(net.chain.validator(addrB)?.jailedUntil).toBe(0);
+    net.block(); // 7: fixes epoch 2 with B back in
+    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA), hex(addrB)].sort());
+    expect(net.chain.validatorSet(2).find((m) => m.address === hex(addrB))?.stake).toBe(297n * CBY);
+  });
+
+  it("jails a validator missing more than half of a downtime window; applyBlock with the same participants agrees", () => {
+    const vals = [
+      { key: keyA, bls: blsA, stake: 100n * CBY },
+      { key: keyB, bls: blsB, stake: 100n * CBY },
+    ];
+    const net = new Net(vals);
+    const replica = new Net(vals);
+    const idxB = net.chain.validatorSet(0).findIndex((m) => m.address === hex(addrB));
+    const idxA = 1 - idxB;
+    net.block([], [idxA, idxB]); // 1: no parent votes to count (genesis)
+    net.block([], [idxA]); // 2: parent 1 missed by B
+    net.block([], [idxA]); // 3: parent 2 missed
+    expect(net.chain.validator(addrB)?.jailedUntil).toBe(0);
+    expect(net.chain.validator(addrB)?.missed).toBe(2);
+    net.block([], [idxA]); // 4: parent 3 missed → 3 > 2 in window 0 → jailed until 3 + 5
+    expect(net.chain.validator(addrB)).toMatchObject({ jailedUntil: 8, jailCount: 1, missed: 0 });
+    expect(net.chain.validator(addrA)?.jailedUntil).toBe(0);
+    // the replica applies the same blocks with the same participants and reaches the same roots
+    const parts = [[idxA, idxB], [idxA], [idxA], [idxA]];
+    net.blocks.forEach((b, i) => {
+      replica.chain.applyBlock(b, { participants: parts[i] as number[] });
+    });
+    expect(replica.chain.head.stateRoot).toEqual(net.chain.head.stateRoot);
+    // without the participants the downtime record differs: the state root does not match
+    const other = new Net(vals);
+    other.chain.applyBlock(net.blocks[0] as Block);
+    expect(() => other.chain.applyBlock(net.blocks[1] as Block)).toThrow(/state root/);
+  });
+});
+
+describe("raw-namespace BLS (the addon's blsSignNamespaced / blsVerifyNamespaced)", () => {
+  const n = bls as NativeBls & {
+    blsVerifyNamespaced(pk: Buffer, ns: Buffer, msg: Buffer, sig: Buffer): boolean;
+  };
+  it("verifies only under the same namespace and refuses the consensus prefix", () => {
+    const k = blsKey(21);
+    const ns = Buffer.from(SYS_CANCEL_TIMER_NAMESPACE);
+    const msg = Buffer.from("m");
+    const sig = bls.blsSignNamespaced(k.sk, ns, msg);
+    expect(n.blsVerifyNamespaced(Buffer.from(k.pk), ns, msg, sig)).toBe(true);
+    expect(n.blsVerifyNamespaced(Buffer.from(k.pk), Buffer.from("cowboy-other-v1"), msg, sig)).toBe(false);
+    expect(n.blsVerifyNamespaced(Buffer.from(k.pk), ns, Buffer.from("n"), sig)).toBe(false);
+    expect(() => bls.blsSignNamespaced(k.sk, Buffer.from("cowboy-v1/finalize"), msg)).toThrow(/namespace/);
+    expect(() => bls.blsSignNamespaced(k.sk, Buffer.alloc(0), msg)).toThrow(/namespace/);
+  });
+});
+
+describe("SYS_CANCEL_TIMER", () => {
+  const keys = [1, 2, 3, 4].map((n) => secretKey(100 + n));
+  const blsKeys = [11, 12, 13, 14].map(blsKey);
+
+  it("a 3-of-4 aggregate cancels the timer; 2-of-4, a bad bitmap, a bad signature and an unknown timer are refused", () => {
+    const net = new Net(
+      keys.map((key, i) => ({ key, bls: blsKeys[i] as ReturnType<typeof blsKey>, stake: 100n * CBY })),
+      [addrA, addrC],
+    );
+    const set = net.chain.validatorSet(0);
+    const skOf = (i: number) => {
+      const m = set[i];
+      const j = blsKeys.findIndex((k) => hex(k.pk) === hex(m?.blsKey as Uint8Array));
+      return (blsKeys[j] as ReturnType<typeof blsKey>).sk;
+    };
+    // an actor and a timer on it, scheduled by A
+    const source = script({});
+    const salt = new Uint8Array(32);
+    const dep = net.block([
+      signed(
+        keyA,
+        { kind: "deploy", source, salt, initArgs: new Uint8Array(0), value: 0n },
+        { nonce: net.nonce(keyA), cyclesLimit: 200_000n, cellsLimit: 10_000n, ...FEES },
+      ),
+    ]);
+    expect(receipt(dep).status).toBe("success");
+    const actor = actorAddress(addrA, salt, source);
+    const sched = net.block([
+      net.tx(
+        keyA,
+        {
+          kind: "scheduleTimer",
+          actor,
+          fireAtHeight: 100n,
+          handler: "tick",
+          data: Uint8Array.of(0x01),
+          interval: null,
+        },
+        { cyclesLimit: 5_000n, cellsLimit: 64n },
+      ),
+    ]);
+    expect(receipt(sched).status).toBe("success");
+    const timerId = receipt(sched).timerId as Uint8Array;
+    expect(net.chain.getTimer(timerId)).not.toBeNull();
+
+    const msg = Buffer.from(sysCancelTimerMessage(CHAIN_ID, actor, timerId));
+    const ns = Buffer.from(SYS_CANCEL_TIMER_NAMESPACE);
+    const aggregate = (idx: number[]) =>
+      new Uint8Array(bls.blsAggregateSignatures(idx.map((i) => bls.blsSignNamespaced(skOf(i), ns, msg))));
+    const bitmap = (idx: number[]) => Uint8Array.of(idx.reduce((b, i) => b | (1 << i), 0));
+    const cancel = (signers: Uint8Array, signature: Uint8Array, id = timerId) =>
+      net.tx(
+        keyC,
+        { kind: "sysCancelTimer", actor, timerId: id, epoch: 0n, signers, signature },
+        { cellsLimit: BigInt(signers.length + 96) },
+      );
+    const cBefore = net.balance(addrC);
+    const refused = net.block([
+      cancel(bitmap([0, 1]), aggregate([0, 1])),
+      cancel(Uint8Array.of(0b10111), aggregate([0, 1, 2])),
+      cancel(Uint8Array.of(0b111, 0), aggregate([0, 1, 2])),
+      cancel(bitmap([0, 1, 3]), aggregate([0, 1, 2])),
+      cancel(bitmap([0, 1, 2]), aggregate([0, 1, 2]), new Uint8Array(32).fill(9)),
+    ]);
+    expect(refused.receipts.map(errCode)).toEqual([
+      "ERR_SYS_CANCEL_TOO_FEW_SIGNERS",
+      "ERR_SYS_CANCEL_BAD_BITMAP",
+      "ERR_SYS_CANCEL_BAD_BITMAP",
+      "ERR_SYS_CANCEL_BAD_SIGNATURE",
+      "ERR_SYS_CANCEL_UNKNOWN_TIMER",
+    ]);
+    const feeOf = (signersLen: number) => FEE21K + BigInt(signersLen + 96) * 10_000n;
+    expect(refused.receipts.map((x) => x.feePaid)).toEqual([
+      feeOf(1),
+      feeOf(1),
+      feeOf(2),
+      feeOf(1),
+      feeOf(1),
+    ]);
+    expect(net.chain.getTimer(timerId)).not.toBeNull();
+    // the sender paid the fees (used cycles and cells at the basefee), nothing else; unused limits refunded
+    expect(net.balance(addrC)).toBe(cBefore - (4n * feeOf(1) + feeOf(2)));
+
+    const ok = net.block([cancel(bitmap([0, 1, 2]), aggregate([0, 1, 2]))]);
+    expect(receipt(ok).status).toBe("success");
+    expect(net.chain.getTimer(timerId)).toBeNull();
+    // a replay finds no timer
+    expect(errCode(receipt(net.block([cancel(bitmap([0, 1, 2]), aggregate([0, 1, 2]))])))).toBe(
+      "ERR_SYS_CANCEL_UNKNOWN_TIMER",
+    );
+    // an epoch without a set
+    const far = net.tx(
+      keyC,
+      {
+        kind: "sysCancelTimer",
+        actor,
+        timerId,
+        epoch: 99n,
+        signers: bitmap([0, 1, 2]),
+        signature: aggregate([0, 1, 2]),
+      },
+      { cellsLimit: 97n },
+    );
+    expect(errCode(receipt(net.block([far])))).toBe("ERR_SYS_CANCEL_UNKNOWN_EPOCH");
+    expect(toHex(receipt(ok).from)).toBe(toHex(addrC));
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * The validator config files (`cowboyd --config FILE`): a generated localnet config reads back;
+ * every kind of mistake is a ValidatorConfigError naming the file and the field; the key file
+ * must belong to the validator it claims; `cowboyd --config` exits 2 with that error.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadNative } from "@cowboy/consensus";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validatorConfigArg } from "../cowboyd.ts";
+import { COWBOYD, DEFAULT_LOCALNET, planLocalnet } from "../localnet.ts";
+import { readValidatorConfig, ValidatorConfigError } from "./config.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "cowboy-validator-config-"));
+let paths: string[] = [];
+const native = loadNative();
+const blsPk = (sk: Uint8Array) => native.blsPublicKey(Buffer.from(sk));
+
+beforeAll(async () => {
+  paths = await planLocalnet({ ...DEFAULT_LOCALNET, validators: 4, dir, basePort: 41_000, rpcPort: 0 });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Json = Record<string, unknown>;
+const read = (p: string) => JSON.parse(readFileSync(p, "utf8")) as Json;
+
+/** Writes a modified copy of validator 1's config (and optionally network / key files) and reads it. */
+function variant(edit: {
+  config?: (c: Json) => void;
+  network?: (n: Json) => void;
+  key?: (k: Json) => void;
+}): () => unknown {
+  const vdir = join(dir, "v1");
+  const c = read(paths[1] as string);
+  if (edit.network !== undefined) {
+    const n = read(join(dir, "network.json"));
+    edit.network(n);
+    writeFileSync(join(vdir, "network.variant.json"), JSON.stringify(n));
+    c.networkFile = "network.variant.json";
+  }
+  if (edit.key !== undefined) {
+    const k = read(join(vdir, "validator.key"));
+    edit.key(k);
+    writeFileSync(join(vdir, "key.variant.json"), JSON.stringify(k));
+    c.keyFile = "key.variant.json";
+  }
+  edit.config?.(c);
+  const path = join(vdir, "config.variant.json");
+  writeFileSync(path, JSON.stringify(c));
+  return () => readValidatorConfig(path, blsPk);
+}
+
+function fieldOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ValidatorConfigError);
+    return (err as ValidatorConfigError).field;
+  }
+  throw new Error("no error");
+}
+
+describe("validator config files", () => {
+  it("a generated config reads back with its keys checked", () => {
+    const s = readValidatorConfig(paths[2] as string, blsPk);
+    expect(s.signer.index).toBe(2);
+    expect(s.validators).toHaveLength(4);
+    expect(s.chainName).toBe("cowboy-localnet-7778");
+    expect(s.timeouts).toEqual({
+      leaderTimeoutMs: 1_000,
+      notarizationTimeoutMs: 2_000,
+      nullifyRetryMs: 2_000,
+      minViewMs: 1_000,
+    });
+    expect(s.metrics).toBe(true);
+    expect(s.genesis.chainId).toBe(7778n);
+  });
+
+  it("names the bad field", () => {
+    expect(fieldOf(variant({ config: (c) => delete c.dataDir }))).toBe("dataDir");
+    expect(fieldOf(variant({ config: (c) => (c.version = 2) }))).toBe("version");
+    expect(fieldOf(variant({ config: (c) => (c.chainId = "7") }))).toBe("chainId");
+    expect(fieldOf(variant({ config: (c) => (c.rpc = { host: "127.0.0.1", port: 70_000 }) }))).toBe("rpc.port");
+    expect(fieldOf(variant({ config: (c) => (c.p2p = { listen: ["/ip4/1.2.3.4/udp/x"], bootstrap: [] }) }))).toBe(
+      "p2p.listen[0]",
+    );
+    expect(
+      fieldOf(
+        variant({
+          config: (c) => (c.p2p = { listen: ["/ip4/0.0.0.0/udp/1/quic-v1"], bootstrap: ["/ip4/1.2.3.4/tcp/5"] }),
+        }),
+      ),
+    ).toBe("p2p.bootstrap[0]");
+    expect(fieldOf(variant({ config: (c) => (c.timeouts = { leaderMs: 500, notarizationMs: 100 }) }))).toBe(
+      "timeouts.notarizationMs",
+    );
+    expect(fieldOf(variant({ config: (c) => (c.timeouts = { leaderMS: 5 }) }))).toBe("timeouts.leaderMS");
+    expect(fieldOf(variant({ config: (c) => (c.faults = { equivocate: "yes" }) }))).toBe("faults.equivocate");
+    expect(fieldOf(variant({ config: (c) => (c.logLevel = "loud") }))).toBe("logLevel");
+    expect(fieldOf(variant({ config: (c) => (c.genesisFile = "../nothing/genesis.json") }))).toBe("genesisFile");
+    expect(fieldOf(variant({ config: (c) => (c.rpcPort = 1) }))).toBe("rpcPort");
+    expect(
+      fieldOf(variant({ network: (n) => ((n.validators as Json[])[2] as Json).peerId = "not-a-peer" })),
+    ).toBe("validators[2].peerId");
+    expect(
+      fieldOf(variant({ network: (n) => ((n.validators as Json[])[0] as Json).blsPublicKey = "0x00" })),
+    ).toBe("validators[0].blsPublicKey");
+    expect(
+      fieldOf(
+        variant({
+          network: (n) => {
+            const vs = n.validators as Json[];
+            (vs[3] as Json).peerId = (vs[0] as Json).peerId;
+          },
+        }),
+      ),
+    ).toBe("validators[3].peerId");
+    expect(fieldOf(variant({ key: (k) => (k.index = 9) }))).toBe("index");
+  });
+
+  it("refuses a key file that is not the validator's", () => {
+    // validator 1's config with validator 2's BLS key: the public key does not match the set
+    const other = read(join(dir, "v2", "validator.key"));
+    expect(fieldOf(variant({ key: (k) => (k.blsSecretKey = other.blsSecretKey) }))).toBe("blsSecretKey");
+    expect(fieldOf(variant({ key: (k) => (k.operatorSecretKey = other.operatorSecretKey) }))).toBe(
+      "operatorSecretKey",
+    );
+  });
+
+  it("cowboyd --config: argument form, and a bad file exits 2 naming the field", () => {
+    expect(validatorConfigArg(["--rpc-port", "1"])).toBeNull();
+    expect(validatorConfigArg(["--config", "a.json"])).toBe("a.json");
+    expect(validatorConfigArg(["--config=b.json"])).toBe("b.json");
+    expect(validatorConfigArg(["--config"])).toBeInstanceOf(Error);
+    expect(validatorConfigArg(["--config", "a.json", "--rpc-port", "1"])).toBeInstanceOf(Error);
+    variant({ config: (c) => (c.rpc = { host: "127.0.0.1", port: -1 }) });
+    const r = spawnSync(process.execPath, [COWBOYD, "--config", join(dir, "v1", "config.variant.json")], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/ERR_VALIDATOR_CONFIG: .*config\.variant\.json: rpc\.port: must be an integer/);
+  });
+});
