@@ -1,5 +1,5 @@
 """The fungible token (examples/token.py)."""
-from cowboy_test import raises, InsufficientFunds, InvalidArgument
+from cowboy_test import parametrize, raises, InsufficientFunds, InvalidArgument
 
 
 def test_deploy_mints_the_supply_to_the_deployer(token, alice):
@@ -27,11 +27,15 @@ def test_transfer_of_more_than_the_balance_fails_and_changes_nothing(token, alic
     assert token.call("balance_of", alice) == 1_000_000
 
 
-def test_bad_arguments_are_typed_errors(token, bob):
-    with raises(InvalidArgument):
-        token.transfer(bob, -5)
-    with raises(InvalidArgument, match="20 bytes"):
-        token.transfer(b"short", 5)
+@parametrize("to, amount, message", [
+    (b"short", 5, "20 bytes"),
+    (None, 0, "positive"),
+    (None, -5, "positive"),
+    (None, "5", "positive"),
+])
+def test_bad_arguments_are_typed_errors(token, bob, to, amount, message):
+    with raises(InvalidArgument, match=message):
+        token.transfer(bob if to is None else to, amount)
 
 
 def test_allowances(token, alice, bob, carol):

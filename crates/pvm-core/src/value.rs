@@ -77,7 +77,7 @@ pub enum Value {
 #[derive(Debug)]
 pub struct PyStr {
     /// UTF-8 text.
-    pub s: Box<str>,
+    pub s: StrBuf,
     /// Number of code points.
     pub nchars: usize,
     /// Cached hash (0 = not computed).
@@ -89,7 +89,7 @@ pub struct PyStr {
 impl PyStr {
     /// Build (accounting its size).
     pub fn new(s: impl Into<Box<str>>) -> Self {
-        let s: Box<str> = s.into();
+        let s = StrBuf::from_box(s.into());
         let nchars = if s.is_ascii() {
             s.len()
         } else {
@@ -107,6 +107,122 @@ impl PyStr {
     #[inline]
     pub fn is_ascii(&self) -> bool {
         self.nchars == self.s.len()
+    }
+}
+
+/// Storage of a str's text: up to [`StrBuf::INLINE`] bytes are kept inline (no separate
+/// allocation, which matters for the one-character strings of str iteration and indexing),
+/// longer text in a box. Dereferences to `str`; which representation holds the text is not
+/// observable (equality, hashing and ordering are those of the text).
+#[derive(Clone)]
+pub struct StrBuf(StrRepr);
+
+#[derive(Clone)]
+enum StrRepr {
+    Inline { len: u8, buf: [u8; StrBuf::INLINE] },
+    Heap(Box<str>),
+}
+
+impl StrBuf {
+    /// Longest text stored inline, in bytes.
+    pub const INLINE: usize = 22;
+
+    /// Takes `b`'s text (kept inline when it is short enough).
+    #[inline]
+    pub fn from_box(b: Box<str>) -> StrBuf {
+        if b.len() <= Self::INLINE {
+            Self::inline(&b)
+        } else {
+            StrBuf(StrRepr::Heap(b))
+        }
+    }
+
+    #[inline]
+    fn inline(t: &str) -> StrBuf {
+        let mut buf = [0u8; Self::INLINE];
+        buf[..t.len()].copy_from_slice(t.as_bytes());
+        StrBuf(StrRepr::Inline {
+            len: t.len() as u8,
+            buf,
+        })
+    }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            StrRepr::Inline { len, buf } => {
+                // Only ever filled from a whole `&str` of `len` bytes, so this cannot fail.
+                std::str::from_utf8(&buf[..*len as usize]).unwrap_or_default()
+            }
+            StrRepr::Heap(b) => b,
+        }
+    }
+}
+
+impl From<&str> for StrBuf {
+    #[inline]
+    fn from(t: &str) -> StrBuf {
+        if t.len() <= Self::INLINE {
+            Self::inline(t)
+        } else {
+            StrBuf(StrRepr::Heap(t.into()))
+        }
+    }
+}
+
+impl From<StrBuf> for Box<str> {
+    fn from(b: StrBuf) -> Box<str> {
+        match b.0 {
+            StrRepr::Heap(h) => h,
+            StrRepr::Inline { .. } => b.as_str().into(),
+        }
+    }
+}
+
+impl std::ops::Deref for StrBuf {
+    type Target = str;
+    #[inline]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for StrBuf {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for StrBuf {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for StrBuf {
+    #[inline]
+    fn eq(&self, o: &StrBuf) -> bool {
+        self.as_str() == o.as_str()
+    }
+}
+impl Eq for StrBuf {}
+
+impl PartialEq<str> for StrBuf {
+    fn eq(&self, o: &str) -> bool {
+        self.as_str() == o
+    }
+}
+
+impl std::fmt::Debug for StrBuf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for StrBuf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -559,6 +675,15 @@ impl Value {
             Value::Float(f) => Value::Float(*f),
             Value::Bool(b) => Value::Bool(*b),
             Value::None => Value::None,
+            // The common reference variants are cloned inline too: the out-of-line clone
+            // writes its result through memory, which the caller then reloads whole.
+            Value::Str(x) => Value::Str(Rc::clone(x)),
+            Value::List(x) => Value::List(Rc::clone(x)),
+            Value::Tuple(x) => Value::Tuple(Rc::clone(x)),
+            Value::Dict(x) => Value::Dict(Rc::clone(x)),
+            Value::Instance(x) => Value::Instance(Rc::clone(x)),
+            Value::Function(x) => Value::Function(Rc::clone(x)),
+            Value::Class(x) => Value::Class(Rc::clone(x)),
             _ => self.clone(),
         }
     }

@@ -1232,13 +1232,13 @@ impl Vm {
                                 .and_then(|s| d.slot(s as usize))
                                 .filter(|e| e.hash == h && crate::dict::str_key_eq(&e.key, name));
                             let hit = match hinted {
-                                Some(e) => Some(e.value.clone()),
+                                Some(e) => Some(e.value.clone_fast()),
                                 None => d.find_str_h(name, h).and_then(|slot| {
                                     cell.set(crate::bytecode::InlineCache {
                                         hint: Some(slot as u32),
                                         ..cell.get()
                                     });
-                                    d.slot(slot).map(|e| e.value.clone())
+                                    d.slot(slot).map(|e| e.value.clone_fast())
                                 }),
                             };
                             drop(d);
@@ -2618,7 +2618,7 @@ impl Vm {
                 && let Some(d) = level(k)
                 && let Some(e) = d.dict.borrow().slot(c.slot as usize)
             {
-                return Some(e.value.clone());
+                return Some(e.value.clone_fast());
             }
         }
         let mut vers = [0u64; 3];
@@ -2663,14 +2663,14 @@ impl Vm {
             let gv = g.version();
             if c.depth == 1 && c.vers[0] == gv {
                 if let Some(e) = g.slot(c.slot as usize) {
-                    return Ok(e.value.clone());
+                    return Ok(e.value.clone_fast());
                 }
             } else if c.depth == 2 && c.vers[0] == gv {
                 let b = self.builtins.dict.borrow();
                 if c.vers[1] == b.version()
                     && let Some(e) = b.slot(c.slot as usize)
                 {
-                    return Ok(e.value.clone());
+                    return Ok(e.value.clone_fast());
                 }
             }
         }
@@ -2686,7 +2686,7 @@ impl Vm {
                     ..Default::default()
                 });
                 if let Some(e) = g.slot(slot) {
-                    return Ok(e.value.clone());
+                    return Ok(e.value.clone_fast());
                 }
             }
         }
@@ -2700,7 +2700,7 @@ impl Vm {
                     ..Default::default()
                 });
                 if let Some(e) = b.slot(slot) {
-                    return Ok(e.value.clone());
+                    return Ok(e.value.clone_fast());
                 }
             }
         }

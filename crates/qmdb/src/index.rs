@@ -293,10 +293,13 @@ impl KeyIndex {
         self.loc_slot[(loc - self.base) as usize]
     }
 
-    /// Forgets `loc_slot` below `base`.
+    /// Forgets `loc_slot` below `base`. Dropping a prefix moves the rest, so it happens only
+    /// once the dead prefix is at least as long as the live part (amortized O(1)); until then
+    /// `self.base` stays lower and the dead entries are simply unused.
     pub fn prune(&mut self, base: u64) {
-        if base > self.base {
-            self.loc_slot.drain(..(base - self.base) as usize);
+        let dead = base.saturating_sub(self.base) as usize;
+        if dead > 0 && dead * 2 >= self.loc_slot.len() {
+            self.loc_slot.drain(..dead);
             self.base = base;
         }
     }

@@ -47,13 +47,15 @@ struct Segment {
 }
 
 /// The log. Invariant: `offsets[i]` is the byte offset (within its segment) of the length prefix
-/// of operation `base + i`, and `next_loc == base + offsets.len()`.
+/// of operation `off_first + i` (`off_first <= base`: the entries below `base` are dead and
+/// dropped lazily, see [`Log::drop_before`]), and `next_loc == off_first + offsets.len()`.
 #[derive(Debug)]
 pub struct Log {
     dir: PathBuf,
     segment_bytes: u64,
     segments: BTreeMap<u64, Segment>,
     offsets: Vec<u64>,
+    off_first: u64,
     base: u64,
     next_loc: u64,
     next_version: u64,
@@ -115,6 +117,7 @@ impl Log {
             segment_bytes,
             segments: BTreeMap::new(),
             offsets: Vec::new(),
+            off_first: base,
             base,
             next_loc: base,
             next_version: 0,
@@ -182,7 +185,7 @@ impl Log {
             self.base,
             self.next_version,
             self.segments.iter().map(|(s, g)| (*s, g.len)).collect(),
-            &self.offsets,
+            &self.offsets[(self.base - self.off_first) as usize..],
         )
     }
 
@@ -227,6 +230,7 @@ impl Log {
             segments: map,
             next_loc: base + offsets.len() as u64,
             offsets,
+            off_first: base,
             base,
             next_version,
             ahead: ReadAhead::default(),
@@ -325,7 +329,7 @@ impl Log {
             .range(..=loc)
             .next_back()
             .expect("segment covering loc");
-        let off = self.offsets[(loc - self.base) as usize];
+        let off = self.offsets[(loc - self.off_first) as usize];
         let ra = &mut self.ahead;
         let hit = |ra: &ReadAhead| -> Option<(usize, usize)> {
             if ra.seg != seg_start || off < ra.off || off + 4 > ra.off + ra.buf.len() as u64 {
@@ -364,7 +368,7 @@ impl Log {
             .range(..=loc)
             .next_back()
             .expect("segment covering loc");
-        let off = self.offsets[(loc - self.base) as usize];
+        let off = self.offsets[(loc - self.off_first) as usize];
         let mut head = [0u8; 256];
         let avail = (seg.len - off).min(256) as usize;
         seg.file.read_exact_at(&mut head[..avail], off)?;
@@ -392,7 +396,7 @@ impl Log {
             .range(..=loc)
             .next_back()
             .expect("segment covering loc");
-        let off = self.offsets[(loc - self.base) as usize];
+        let off = self.offsets[(loc - self.off_first) as usize];
         let keep = off
             .checked_sub(HEADER as u64)
             .ok_or_else(|| Error::Corrupt(format!("location {loc} is not first in its frame")))?;
@@ -414,7 +418,7 @@ impl Log {
             .get_mut(&cut.0)
             .ok_or_else(|| Error::Corrupt("cut segment missing".into()))?;
         seg.len = cut.1;
-        self.offsets.truncate((loc - self.base) as usize);
+        self.offsets.truncate((loc - self.off_first) as usize);
         self.next_loc = loc;
         self.next_version = next_version;
         self.ahead = ReadAhead::default();
@@ -437,7 +441,13 @@ impl Log {
         }
         sync_dir(&self.dir)?;
         self.ahead = ReadAhead::default();
-        self.offsets.drain(..(start - self.base) as usize);
+        // Dropping the dead prefix moves every retained offset: do it only once the dead part
+        // is at least as large as the live one (amortized O(1) per operation).
+        let dead = (start - self.off_first) as usize;
+        if dead * 2 >= self.offsets.len() {
+            self.offsets.drain(..dead);
+            self.off_first = start;
+        }
         self.base = start;
         Ok(())
     }

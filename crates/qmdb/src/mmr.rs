@@ -77,8 +77,9 @@ pub fn verify_leaf(leaves: u64, loc: u64, leaf: &Hash, path: &[Hash], peaks: &[H
 }
 
 /// The MMR itself. Invariant: `nodes[i]` is the node at position `base + i`, `nodes.len() ==
-/// mmr_size(leaves) - base`, and `pinned` holds the peaks of the MMR of `pruned` leaves where
-/// `base == mmr_size(pruned)`.
+/// mmr_size(leaves) - base`, `base <= mmr_size(pruned)` (nodes below `mmr_size(pruned)` are
+/// dead and dropped lazily, see [`Mmr::prune`]), and `pinned` holds the peaks of the MMR of
+/// `pruned` leaves.
 #[derive(Debug, Clone, Default)]
 pub struct Mmr {
     leaves: u64,
@@ -113,7 +114,8 @@ impl Mmr {
     /// The raw parts `(leaves, pruned, nodes from position size(pruned), pinned peaks)`, for
     /// the reopen snapshot.
     pub(crate) fn raw(&self) -> (u64, u64, &[Hash], &BTreeMap<u64, Hash>) {
-        (self.leaves, self.pruned, &self.nodes, &self.pinned)
+        let live = (mmr_size(self.pruned) - self.base) as usize;
+        (self.leaves, self.pruned, &self.nodes[live..], &self.pinned)
     }
 
     /// Rebuilds an MMR from [`Mmr::raw`] parts; `None` when they are inconsistent.
@@ -246,9 +248,14 @@ impl Mmr {
             .into_iter()
             .map(|(p, _)| (p, self.node(p)))
             .collect();
+        // Nodes below the new base stay (valid, unused) until they are at least as many as the
+        // live ones: dropping them moves every retained node (amortized O(1) per node).
         let new_base = mmr_size(leaves);
-        self.nodes.drain(..(new_base - self.base) as usize);
-        self.base = new_base;
+        let dead = (new_base - self.base) as usize;
+        if dead * 2 >= self.nodes.len() {
+            self.nodes.drain(..dead);
+            self.base = new_base;
+        }
         self.pruned = leaves;
         self.pinned = pinned;
     }

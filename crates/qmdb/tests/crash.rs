@@ -130,3 +130,159 @@ fn kill_nine_recovery() {
     assert!(kills >= iterations / 2, "only {kills} kills happened");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Reference for the rewind workload: per version the real root and state (from a run without
+/// rewinds) and, for junk versions, the junk root and state. The real roots are also checked
+/// against an in-process run that commits and rewinds every junk block.
+struct RewindRef {
+    roots: Vec<cowboy_qmdb::Hash>,
+    states: Vec<BTreeMap<Vec<u8>, Vec<u8>>>,
+    junk: BTreeMap<u64, (cowboy_qmdb::Hash, BTreeMap<Vec<u8>, Vec<u8>>)>,
+}
+
+fn rewind_reference(seed: u64, last: u64) -> RewindRef {
+    let dir = temp_dir("rewind-ref");
+    let mut db = Db::open(&dir, workload::crash_config()).unwrap();
+    let mut r = RewindRef {
+        roots: vec![db.root()],
+        states: vec![BTreeMap::new()],
+        junk: BTreeMap::new(),
+    };
+    let mut state = BTreeMap::new();
+    for v in 1..=last {
+        let acts = workload::block(seed, v);
+        workload::apply_db(&mut db, &acts);
+        workload::apply_model(&mut state, &acts);
+        r.roots.push(db.commit().unwrap().root);
+        r.states.push(state.clone());
+    }
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let dir = temp_dir("rewind-ref2");
+    let mut db = Db::open(&dir, workload::crash_config()).unwrap();
+    for v in 1..=last {
+        if workload::has_junk(v) {
+            let acts = workload::junk(seed, v);
+            let mut js = r.states[v as usize - 1].clone();
+            workload::apply_db(&mut db, &acts);
+            workload::apply_model(&mut js, &acts);
+            r.junk.insert(v, (db.commit().unwrap().root, js));
+            assert_eq!(db.rewind(v - 1).unwrap().root, r.roots[v as usize - 1]);
+        }
+        workload::apply_db(&mut db, &workload::block(seed, v));
+        assert_eq!(db.commit().unwrap().root, r.roots[v as usize], "real root {v}");
+    }
+    drop(db);
+    std::fs::remove_dir_all(&dir).unwrap();
+    r
+}
+
+#[test]
+fn kill_nine_during_rewind() {
+    const LAST_R: u64 = 150;
+    let r = rewind_reference(SEED, LAST_R);
+    let exe = env!("CARGO_BIN_EXE_qmdb-crash-writer");
+    let dir = temp_dir("crash-rewind");
+    let mut rng = Rng(0xBEEF);
+    let iterations = std::env::var("QMDB_CRASH_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    let (mut kills, mut junk_recoveries, mut rewinds_acked) = (0, 0, 0);
+    // highest real version acknowledged; Some(v) while the head may be the junk version v
+    let mut acked_real = 0u64;
+    let mut maybe_junk: Option<u64> = None;
+    for _ in 0..iterations {
+        let mut child = Command::new(exe)
+            .args([
+                dir.to_str().unwrap(),
+                &SEED.to_string(),
+                &LAST_R.to_string(),
+                "rewind",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+                .collect::<Vec<String>>()
+        });
+        std::thread::sleep(Duration::from_micros(rng.below(300_000)));
+        let _ = child.kill();
+        if !child.wait().unwrap().success() {
+            kills += 1;
+        }
+        for line in reader.join().unwrap() {
+            let parts: Vec<&str> = line.split(' ').collect();
+            let (kind, v, root) = match parts[..] {
+                [kind, v, root] => (kind, v.parse::<u64>().unwrap(), root),
+                [v, root] => ("real", v.parse::<u64>().unwrap(), root),
+                _ => panic!("bad writer line {line}"),
+            };
+            let is_junk = r.junk.get(&v).is_some_and(|(j, _)| to_hex(j) == root);
+            match kind {
+                "junk" => assert!(is_junk, "junk root of {v}"),
+                "opened" => assert!(
+                    is_junk || to_hex(&r.roots[v as usize]) == root,
+                    "opened root of {v}"
+                ),
+                _ => assert_eq!(root, to_hex(&r.roots[v as usize]), "{kind} root of {v}"),
+            }
+            if kind == "rewound" {
+                rewinds_acked += 1;
+            }
+            if is_junk {
+                maybe_junk = Some(v);
+            } else {
+                maybe_junk = None;
+                acked_real = acked_real.max(v);
+            }
+        }
+        let db = Db::open(&dir, workload::crash_config()).unwrap();
+        let v = db.version();
+        let root = db.root();
+        let junk = r.junk.get(&v).filter(|(j, _)| *j == root);
+        let expect = match junk {
+            Some((_, js)) => {
+                // the old head of a rewind whose marker never became durable
+                assert_eq!(maybe_junk, Some(v), "junk head {v} after its rewind was acked");
+                junk_recoveries += 1;
+                js
+            }
+            None => {
+                assert_eq!(root, r.roots[v as usize], "root after recovery at {v}");
+                &r.states[v as usize]
+            }
+        };
+        assert!(v >= acked_real, "lost acknowledged commit: at {v}, acked {acked_real}");
+        let got: BTreeMap<Vec<u8>, Vec<u8>> = db
+            .scan_prefix(b"", usize::MAX)
+            .unwrap()
+            .into_iter()
+            .collect();
+        assert_eq!(&got, expect, "contents after recovery at {v}");
+        if junk.is_some() {
+            maybe_junk = Some(v);
+            acked_real = v - 1;
+        } else {
+            maybe_junk = None;
+            acked_real = v;
+        }
+        drop(db);
+        if v == LAST_R && junk.is_none() {
+            std::fs::remove_dir_all(&dir).unwrap();
+            std::fs::create_dir_all(&dir).unwrap();
+            acked_real = 0;
+        }
+    }
+    eprintln!(
+        "rewind crash test: {iterations} runs, {kills} SIGKILLs, {rewinds_acked} rewinds acked, {junk_recoveries} recoveries at a junk head"
+    );
+    assert!(kills >= iterations / 2, "only {kills} kills happened");
+    assert!(rewinds_acked > 0, "no rewind happened");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

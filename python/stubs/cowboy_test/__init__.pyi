@@ -109,6 +109,8 @@ class Chain:
         sender: Optional[AddressLike] = ...,
         value: int = ...,
         salt: Optional[bytes] = ...,
+        cycles_limit: Optional[int] = ...,
+        cells_limit: Optional[int] = ...,
     ) -> Actor: ...
     def send(
         self,
@@ -146,5 +148,8 @@ def raises(expected: Type[_E], match: Optional[str] = ...) -> _Raises[_E]: ...
 def raises(expected: Tuple[Type[BaseException], ...], match: Optional[str] = ...) -> _Raises[BaseException]: ...
 @overload
 def raises(expected: str, match: Optional[str] = ...) -> _Raises[ActorError]: ...
+def parametrize(names: Union[str, list[str]], values: list[Any]) -> Callable[[_F], _F]:
+    """Run the test once per entry of `values` with those parameters bound."""
+
 def fixture(fn: _F) -> _F:
     """Mark a fixture (its name is what tests take as a parameter; it may `yield`)."""

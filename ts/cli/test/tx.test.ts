@@ -61,6 +61,50 @@ describe("cowboy tx encode", () => {
   });
 });
 
+describe("cowboy tx with the validator-set System instructions", () => {
+  it("encodes, decodes and signs registerValidator and sysCancelTimer JSON", () => {
+    const register = {
+      kind: "registerValidator",
+      blsKey: `0x${"77".repeat(48)}`,
+      proofOfPossession: `0x${"88".repeat(96)}`,
+      stake: "10000",
+    };
+    const json = JSON.stringify({ ...JSON.parse(TRANSFER_JSON), instruction: register });
+    const r = cowboy(["tx", "encode", json]);
+    expect(r.code).toBe(0);
+    // chain id, nonce, then the instruction bytes of docs/codec.md §3
+    expect(r.stdout.startsWith(`2a000002${"77".repeat(48)}${"88".repeat(96)}0000000000002710`)).toBe(true);
+    expect(JSON.parse(cowboy(["tx", "decode", r.stdout.trim()]).stdout).instruction).toEqual(register);
+    const signed = JSON.parse(cowboy(["tx", "sign", "--json", "--key", KEY, json]).stdout);
+    expect(signed.instruction).toEqual(register);
+    const cancel = {
+      kind: "sysCancelTimer",
+      actor: `0x${"55".repeat(20)}`,
+      timerId: `0x${"66".repeat(32)}`,
+      epoch: "300",
+      signers: "0x07",
+      signature: `0x${"99".repeat(96)}`,
+    };
+    const c = cowboy(["tx", "encode", JSON.stringify({ ...JSON.parse(TRANSFER_JSON), instruction: cancel })]);
+    expect(
+      c.stdout.startsWith(`2a000007${"55".repeat(20)}${"66".repeat(32)}ac020107${"99".repeat(96)}`),
+    ).toBe(true);
+    const exit = cowboy([
+      "tx",
+      "encode",
+      JSON.stringify({ ...JSON.parse(TRANSFER_JSON), instruction: { kind: "exitValidator" } }),
+    ]);
+    expect(exit.stdout.startsWith("2a000003d08603")).toBe(true);
+    const bad = cowboy([
+      "tx",
+      "encode",
+      JSON.stringify({ ...JSON.parse(TRANSFER_JSON), instruction: { ...register, blsKey: "0x77" } }),
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^cowboy: ERR_TX_JSON_FIELD: instruction\.blsKey: /);
+  });
+});
+
 describe("cowboy tx decode", () => {
   it("decodes Vector 2 with signingHash, signer and verification", () => {
     const r = cowboy(["tx", "decode", VECTOR_2]);

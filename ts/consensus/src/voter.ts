@@ -37,12 +37,15 @@ export interface Application {
   /**
    * Builds a block on `parent` for `round`, or null if it cannot right now. `beacon` is the
    * block's execution-readable randomness: the seed of the round before `round` (spec §3.4;
-   * at view 1 the epoch's genesis seed). The block must commit to it.
+   * at view 1 the epoch's genesis seed). The block must commit to it. `parentCertificate` is
+   * a certificate of the parent block this voter holds (its notarization, else its
+   * finalization; null for genesis or when it holds none), e.g. to carry its signers.
    */
   propose(
     round: Round,
     parent: { view: number; digest: string; height: number },
     beacon: Uint8Array,
+    parentCertificate?: Certificate | null,
   ): { digest: string; block: unknown } | null;
   /**
    * Digest of a block (to check blocks received from peers). It must commit to everything
@@ -473,13 +476,19 @@ export class Voter {
       this.fetchCertificates(this.lastFinalizedView + 1, view - 1);
       return;
     }
-    if (parent.view > 0 && parent.digest !== this.lastFinalized && this.blockOf(parent.digest) === undefined) {
+    if (
+      parent.view > 0 &&
+      parent.digest !== this.lastFinalized &&
+      this.blockOf(parent.digest) === undefined
+    ) {
       this.fetchBlock(parent.digest);
       return;
     }
     const beacon = this.beaconFor(view);
     if (beacon === null) return;
-    const built = this.app.propose(this.round(view), parent, beacon);
+    const ps = parent.view === 0 ? undefined : this.views.get(parent.view);
+    const parentCert = ps?.notarization ?? ps?.finalization ?? null;
+    const built = this.app.propose(this.round(view), parent, beacon, parentCert);
     if (built === null) return;
     const proposal: Proposal = {
       round: this.round(view),
@@ -584,7 +593,10 @@ export class Voter {
         if (message.vote.signer === from) this.onPropose(message.proposal, message.block, message.vote);
         break;
       case "vote":
-        if (message.vote.signer === from) this.onVote(message.vote);
+        if (message.vote.signer === from) {
+          if (this.inWindow(message.vote.round)) this.onVote(message.vote);
+          else this.onOldVote(message.vote);
+        }
         break;
       case "certificate":
         this.onCertificate(message.certificate, true);
@@ -644,11 +656,42 @@ export class Voter {
       }
       return;
     }
-    if (cert != null && vote.kind !== "nullify" && s !== undefined && this.conflictsLate(s, cert, vote)) return;
+    if (cert != null && vote.kind !== "nullify" && s !== undefined && this.conflictsLate(s, cert, vote))
+      return;
     // a scheme with batch verification checks votes when a quorum has gathered (spec:
     // "signatures are buffered and batch-verified at quorum"); otherwise check each now
     if (this.scheme.verifyVotes === undefined && !this.isValid(vote)) return;
     this.record(vote);
+  }
+
+  /**
+   * A vote for a view at or below the finalized one that we still hold (the last few): it
+   * cannot change anything any more, but a validator whose two conflicting votes arrive after
+   * the others finalized the view is still caught — compared with the signer's other vote
+   * (kept, or remembered here) and with the view's certificate of that kind.
+   */
+  private onOldVote(vote: Vote): void {
+    if (vote.kind === "nullify" || vote.round.epoch !== this.cfg.epoch) return;
+    const s = this.views.get(vote.round.view);
+    if (s === undefined || vote.proposal === null) return;
+    const prior =
+      (vote.kind === "notarize" ? s.notarizes : s.finalizes).get(vote.signer) ??
+      s.late.find((v) => v.signer === vote.signer && v.kind === vote.kind);
+    if (prior !== undefined) {
+      if (!sameProposal(prior.proposal, vote.proposal) && this.isValid(prior) && this.isValid(vote))
+        this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
+      return;
+    }
+    const cert = vote.kind === "notarize" ? s.notarization : s.finalization;
+    if (
+      cert !== null &&
+      !sameProposal(cert.proposal, vote.proposal) &&
+      bitmapHas(cert.signers, vote.signer)
+    ) {
+      if (this.isValid(vote)) this.onFault({ signer: vote.signer, vote, conflicting: cert });
+      return;
+    }
+    if (s.late.length < 2 * this.scheme.participants) s.late.push(vote);
   }
 
   /**

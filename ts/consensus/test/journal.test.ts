@@ -295,7 +295,13 @@ describe("pacing with a real clock", () => {
       signature: Uint8Array.from([1, 2, 3, view]),
       seed: Uint8Array.from([9, view]),
     });
-    const vote: Vote = { kind: "nullify", round: round(3), proposal: null, signer: 1, signature: Uint8Array.from([7]) };
+    const vote: Vote = {
+      kind: "nullify",
+      round: round(3),
+      proposal: null,
+      signer: 1,
+      signature: Uint8Array.from([7]),
+    };
     j.appendCertificate(cert(2, "notarize"));
     j.append(vote);
     j.appendCertificate(cert(3, "nullify"));
@@ -308,9 +314,10 @@ describe("pacing with a real clock", () => {
     });
     const back = new FileJournal(path);
     expect(plain(back.load())).toEqual(plain([vote]));
-    expect(
-      back.loadCertificates().map((c) => plainCert(c as ReturnType<typeof cert>)),
-    ).toEqual([plainCert(cert(2, "notarize")), plainCert(cert(3, "nullify"))]);
+    expect(back.loadCertificates().map((c) => plainCert(c as ReturnType<typeof cert>))).toEqual([
+      plainCert(cert(2, "notarize")),
+      plainCert(cert(3, "nullify")),
+    ]);
     back.prune(0, 3);
     expect(back.loadCertificates().map((c) => c.round.view)).toEqual([3]);
     back.close();

@@ -125,6 +125,24 @@ describe("equivocation after the certificate", () => {
     expect(faults).toHaveLength(0);
   });
 
+  it("both votes arriving after the view is final", () => {
+    const { v, faults } = voter();
+    const fin = (signer: number): Vote => ({
+      kind: "finalize",
+      round: certified.round,
+      proposal: certified,
+      signer,
+      signature: scheme.sign(signer, "finalize", certified.round, certified),
+    });
+    v.receive(leader, { type: "vote", vote: fin(leader) });
+    v.receive(honest, { type: "vote", vote: fin(honest) });
+    expect(v.finalizedView).toBe(1);
+    v.receive(evil, { type: "vote", vote: vote(evil, certified) });
+    expect(faults).toHaveLength(0);
+    v.receive(evil, { type: "vote", vote: vote(evil, other) });
+    expect(faults.map((f) => f.signer)).toEqual([evil]);
+  });
+
   it("a vote against a certificate its signer is part of", () => {
     const { v, faults } = voter();
     // the leader signed the certified block (it is in the notarization) and now another one

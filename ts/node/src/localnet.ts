@@ -67,12 +67,17 @@ interface LocalnetFile {
   epochBlocks?: number;
 }
 
-/** Operator key of validator `i`: the dev mnemonic at `m/44'/60'/1'/0/i` (i = 0 is the devnet's validator). */
+/**
+ * Operator keys of `n` validators: the dev mnemonic at `m/44'/60'/1'/0/{0..n-1}`, ordered by
+ * address — validator i is the i-th smallest address, because the chain's validator set
+ * (the registry) orders its members by address and a consensus index is a position in it.
+ */
 export function localnetOperatorKeys(n: number): Uint8Array[] {
   const seed = mnemonicToSeed(DEV_MNEMONIC);
   const out = Array.from({ length: n }, (_, i) => deriveSecretKey(seed, `m/44'/60'/1'/0/${i}`));
   seed.fill(0);
-  return out;
+  const addr = (k: Uint8Array) => Buffer.from(addressFromSecretKey(k)).toString("hex");
+  return out.sort((a, b) => (addr(a) < addr(b) ? -1 : 1));
 }
 
 /** Operator (and proposer) address of validator `i` (see {@link localnetOperatorKeys}). */
@@ -209,7 +214,9 @@ export function spawnValidator(
   configPath: string,
   onLog: (line: string) => void,
 ): ValidatorProcess {
-  const child = spawn(process.execPath, [COWBOYD, "--config", configPath], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [COWBOYD, "--config", configPath], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let ready!: (v: { rpc: string; ws: string; syncedTo: number }) => void;
   let failed!: (e: Error) => void;
   const readyP = new Promise<{ rpc: string; ws: string; syncedTo: number }>((res, rej) => {

@@ -18,6 +18,7 @@ import _cowboy_bridge
 
 __all__ = [
     "fixture",
+    "parametrize",
     "raises",
     "Chain",
     "Account",
@@ -320,7 +321,7 @@ class Chain:
             return self.accounts[0].address
         return _address(sender, "sender")
 
-    def deploy(self, source="actor.py", *args, sender=None, value=0, salt=None):
+    def deploy(self, source="actor.py", *args, sender=None, value=0, salt=None, cycles_limit=None, cells_limit=None):
         """Deploy `source` (a path relative to the project, or Python source text) with
         `__init__` arguments `args`; returns an Actor (ActorError if `__init__` fails)."""
         r = _request(
@@ -330,6 +331,8 @@ class Chain:
             sender=self._sender(sender),
             value=value,
             salt=salt,
+            cycles_limit=cycles_limit,
+            cells_limit=cells_limit,
         )
         receipt = Receipt(r["receipt"])
         receipt.raise_for_error()
@@ -508,8 +511,75 @@ def _module_fixtures(module, into):
             into[name] = fn
 
 
+def parametrize(names, values):
+    """`@parametrize("a, b", [(1, 2), (3, 4)])` runs the test once per entry of `values`, with
+    those parameters bound (ids `test_x[1-2]`, `test_x[3-4]`); the other parameters are
+    fixtures. Stacked decorators multiply."""
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    rows = []
+    for v in values:
+        row = tuple(v) if len(names) > 1 else (v,)
+        if len(row) != len(names):
+            raise ValueError("parametrize: " + repr(v) + " does not have " + str(len(names)) + " values")
+        rows.append(row)
+
+    def mark(fn):
+        try:
+            before = fn._cowboy_params
+        except AttributeError:
+            before = []
+        fn._cowboy_params = before + [(list(names), rows)]
+        return fn
+
+    return mark
+
+
+def _param_id(v):
+    if v is None or isinstance(v, (bool, int, str)):
+        s = str(v)
+        if len(s) <= 24:
+            return s
+    return None
+
+
+def _cases(fn):
+    """(id suffix, bound parameters) of each run of test function `fn`."""
+    try:
+        groups = fn._cowboy_params
+    except AttributeError:
+        return [("", {})]
+    cases = [("", {})]
+    for names, rows in groups:
+        nxt = []
+        for suffix, bound in cases:
+            for i, row in enumerate(rows):
+                parts = [_param_id(x) for x in row]
+                part = "-".join(parts) if None not in parts else names[0] + str(i)
+                b = dict(bound)
+                for n, x in zip(names, row):
+                    b[n] = x
+                nxt.append((suffix + ("-" if suffix else "") + part, b))
+        cases = nxt
+    # keep ids unique
+    seen = {}
+    out = []
+    for suffix, bound in cases:
+        n = seen.get(suffix, 0)
+        seen[suffix] = n + 1
+        out.append((suffix if n == 0 else suffix + "_" + str(n), bound))
+    return out
+
+
 def _tests(module):
-    return [(name, fn) for name, fn in _cowboy_bridge.functions(module) if name.startswith("test")]
+    """(test id, function, bound parameters) of every test of `module`, in order."""
+    out = []
+    for name, fn in _cowboy_bridge.functions(module):
+        if not name.startswith("test") or _is_fixture(fn):
+            continue
+        for suffix, bound in _cases(fn):
+            out.append((name + ("[" + suffix + "]" if suffix else ""), fn, bound))
+    return out
 
 
 class _Fixtures:
@@ -559,7 +629,7 @@ def _collect(modules):
     """Report the tests of each module in `modules` (names imported by the caller)."""
     out = []
     for m in modules:
-        out.append({"module": m.__name__, "tests": [n for n, _ in _tests(m)]})
+        out.append({"module": m.__name__, "tests": [t[0] for t in _tests(m)]})
     _request("collected", modules=out)
 
 
@@ -570,14 +640,16 @@ def _run(module, test, conftest=None):
         _module_fixtures(conftest, defs)
     _module_fixtures(module, defs)
     fn = None
-    for name, f in _tests(module):
+    bound = {}
+    for name, f, b in _tests(module):
         if name == test:
             fn = f
+            bound = b
     if fn is None:
         raise LookupError("no test " + repr(test) + " in " + module.__name__)
     fx = _Fixtures(defs)
     _request("phase", phase="setup")
-    kwargs = {p: fx.get(p) for p in _cowboy_bridge.params(fn)}
+    kwargs = {p: bound[p] if p in bound else fx.get(p) for p in _cowboy_bridge.params(fn)}
     _request("phase", phase="call")
     failed = False
     try:

@@ -428,6 +428,7 @@ export class SimChain {
     initArgs: Uint8Array,
     value: bigint,
     salt?: Uint8Array,
+    limits: { cycles?: bigint; cells?: bigint } = {},
   ): { address: Uint8Array | null; receipt: SimReceipt } {
     const s = salt ?? new Uint8Array(32);
     if (salt === undefined) {
@@ -436,7 +437,11 @@ export class SimChain {
       new DataView(s.buffer).setBigUint64(24, n);
     }
     const code = new TextEncoder().encode(source);
-    const tx = this.sign(this.keyOf(from), { kind: "deploy", source: code, salt: s, initArgs, value }, {});
+    const tx = this.sign(
+      this.keyOf(from),
+      { kind: "deploy", source: code, salt: s, initArgs, value },
+      limits,
+    );
     const receipt = this.block([tx], file)[0] as SimReceipt;
     return { address: receipt.contract, receipt };
   }

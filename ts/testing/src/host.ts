@@ -41,6 +41,16 @@ function optInt(m: CborValue, k: string): bigint | undefined {
   return typeof v === "bigint" ? v : undefined;
 }
 
+/** `cycles_limit` / `cells_limit` of a request (absent: the simulated chain's defaults). */
+function limitsOf(m: CborValue): { cycles?: bigint; cells?: bigint } {
+  const limits: { cycles?: bigint; cells?: bigint } = {};
+  const cy = optInt(m, "cycles_limit");
+  const ce = optInt(m, "cells_limit");
+  if (cy !== undefined) limits.cycles = cy;
+  if (ce !== undefined) limits.cells = ce;
+  return limits;
+}
+
 function strField(m: CborValue, k: string): string {
   const v = get(m, k);
   if (typeof v !== "string") throw new TypeError(`${k}: expected a str`);
@@ -188,15 +198,12 @@ export class TestHost {
           encodeCbor(args),
           intField(m, "value", 0n),
           salt instanceof Uint8Array ? salt : undefined,
+          limitsOf(m),
         );
         return { address: r.address, receipt: receiptOut(r.receipt), name };
       }
       case "send": {
-        const limits: { cycles?: bigint; cells?: bigint } = {};
-        const cy = optInt(m, "cycles_limit");
-        const ce = optInt(m, "cells_limit");
-        if (cy !== undefined) limits.cycles = cy;
-        if (ce !== undefined) limits.cells = ce;
+        const limits = limitsOf(m);
         return receiptOut(
           this.chain().send(
             bytesField(m, "sender"),

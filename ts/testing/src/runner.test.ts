@@ -148,6 +148,17 @@ def test_cycle_costs_are_deterministic(counter):
     assert 1000 < a.cycles < 5_000_000
 
 
+def test_cycle_limits(counter):
+    from cowboy_test import TransactionRejected
+    used = counter.add(1).cycles
+    r = counter.send("add", 1, cycles_limit=used - 1, check=False)
+    assert r.status == "outOfCycles" and r.error_type == "OutOfCycles"
+    assert r.cycles == used - 1 and r.fee > 0
+    assert counter.call("get") == 11
+    with raises(TransactionRejected):
+        counter.send("add", 1, cycles_limit=10)
+
+
 def test_yield_fixture(logged):
     assert logged == ["setup"]
 
@@ -165,12 +176,13 @@ def test_teardown_ran_before_the_next_test(logged):
       ["test_timers_fire_after_advance", "passed", ""],
       ["test_balances_and_fees", "passed", ""],
       ["test_cycle_costs_are_deterministic", "passed", ""],
+      ["test_cycle_limits", "passed", ""],
       ["test_yield_fixture", "passed", ""],
       ["test_teardown_ran_before_the_next_test", "passed", ""],
     ]);
-    expect([s.passed, s.failed, s.errors]).toEqual([8, 0, 0]);
+    expect([s.passed, s.failed, s.errors]).toEqual([9, 0, 0]);
     expect(s.results[0]?.nodeid).toBe("tests/test_counter.py::test_add_returns_the_new_count");
-    expect(finalReport(s, PLAIN)).toMatch(/=+ 8 passed in \d+\.\d\ds =+\n$/);
+    expect(finalReport(s, PLAIN)).toMatch(/=+ 9 passed in \d+\.\d\ds =+\n$/);
     expect(progress(s.results[0] as never, true)).toBe(
       "tests/test_counter.py::test_add_returns_the_new_count PASSED\n",
     );
@@ -242,6 +254,37 @@ def test_unknown_fixture(nobody):
     });
   });
 
+  it("keeps the test modules out of reach of actors, even while a test runs", () => {
+    const dir = project({
+      "sneaky.py": `from cowboy_sdk import actor
+
+
+@actor
+class Sneaky:
+    def __init__(self):
+        pass
+
+    def peek(self, name):
+        if name == "bridge":
+            import _cowboy_bridge
+        else:
+            import cowboy_test
+        return True
+`,
+      "tests/test_sneaky.py": `from cowboy_test import raises
+
+
+def test_actors_cannot_import_the_test_modules(deploy):
+    sneaky = deploy("sneaky.py")
+    for name in ["bridge", "harness"]:
+        with raises("ImportError", match="not available in the PVM"):
+            sneaky.peek(name)
+`,
+    });
+    const s = runTests({ root: dir, cwd: dir });
+    expect(s.results.map((r) => [r.outcome, r.failure?.message ?? ""])).toEqual([["passed", ""]]);
+  });
+
   it("warns when the chain drops a timer its actor cannot pay for", () => {
     const dir = project({
       "counter.py": COUNTER,
@@ -277,6 +320,39 @@ def test_unknown_fixture(nobody):
     expect(names.length).toBeGreaterThan(10);
     const stub = readFileSync(join(ROOT, "python", "stubs", "cowboy_test", "__init__.pyi"), "utf8");
     for (const n of names) expect(stub).toMatch(new RegExp(`^(class|def) ${n}\\b|^${n} = `, "m"));
+  });
+
+  it("parametrizes tests and stops at the first failure with exitFirst", () => {
+    const dir = project({
+      "tests/test_params.py": `from cowboy_test import parametrize
+
+
+@parametrize("a, b, total", [(1, 2, 3), (2, 2, 5), ("x", "y", "xy")])
+def test_add(a, b, total):
+    assert a + b == total
+
+
+@parametrize("n", [1, 2])
+@parametrize("m", [10, 20])
+def test_grid(n, m, chain):
+    assert chain.height == 0 and n * m > 0
+`,
+    });
+    const s = runTests({ root: dir, cwd: dir });
+    expect(s.results.map((r) => [r.name, r.outcome])).toEqual([
+      ["test_add[1-2-3]", "passed"],
+      ["test_add[2-2-5]", "failed"],
+      ["test_add[x-y-xy]", "passed"],
+      ["test_grid[10-1]", "passed"],
+      ["test_grid[10-2]", "passed"],
+      ["test_grid[20-1]", "passed"],
+      ["test_grid[20-2]", "passed"],
+    ]);
+    expect(s.results[1]?.failure?.message).toBe("assert 4 == 5");
+    const first = runTests({ root: dir, cwd: dir, exitFirst: true });
+    expect(first.results.map((r) => r.outcome)).toEqual(["passed", "failed"]);
+    const k = runTests({ root: dir, cwd: dir, filter: "grid[20" });
+    expect(k.passed).toBe(2);
   });
 
   it("selects tests with -k", () => {

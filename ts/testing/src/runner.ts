@@ -117,6 +117,8 @@ export interface RunTestsOptions {
   cyclesLimit?: number;
   /** simulated block interval in ms (default 1000) */
   blockTimeMs?: bigint;
+  /** `-x`: stop after the first failure or error */
+  exitFirst?: boolean;
 }
 
 /** `test_*.py` / `*_test.py` files under `p` (or `p` itself), sorted. */
@@ -183,7 +185,9 @@ export function runTests(opts: RunTestsOptions = {}): RunSummary {
   let deselected = 0;
   const makeChain = () =>
     SimChain.create(opts.blockTimeMs === undefined ? {} : { blockTimeMs: opts.blockTimeMs });
+  const stop = () => opts.exitFirst === true && results.some((r) => r.outcome !== "passed");
   for (const file of files) {
+    if (stop()) break;
     const rel = relative(cwd, file) || file;
     const mod = basename(file, ".py");
     const modules = siblingModules(file, cwd);
@@ -227,6 +231,7 @@ export function runTests(opts: RunTestsOptions = {}): RunSummary {
     deselected += names.length - selected.length;
     opts.onFile?.(rel, selected);
     for (const name of selected) {
+      if (stop()) break;
       const t1 = performance.now();
       const h = new TestHost(root, cwd, makeChain);
       let o: PvmOutcome;

@@ -67,6 +67,23 @@ pub fn block(seed: u64, version: u64) -> Vec<Act> {
     acts
 }
 
+/// Key written only by junk blocks.
+pub const JUNK_KEY: &[u8] = b"junk";
+
+/// Whether the rewind workload commits a junk version `version` (then rewinds it) before the
+/// real one.
+pub fn has_junk(version: u64) -> bool {
+    version.is_multiple_of(3)
+}
+
+/// The junk block committed as `version` and then rewound by the rewind workload: another
+/// seed's block plus [`JUNK_KEY`].
+pub fn junk(seed: u64, version: u64) -> Vec<Act> {
+    let mut acts = block(seed ^ 0xA5A5_A5A5, version);
+    acts.push(Act::Put(JUNK_KEY.to_vec(), version.to_le_bytes().to_vec()));
+    acts
+}
+
 /// Applies a block to a plain map (the model), honouring checkpoints.
 pub fn apply_model(state: &mut BTreeMap<Vec<u8>, Vec<u8>>, acts: &[Act]) {
     let mut layers: Vec<BTreeMap<Vec<u8>, Option<Vec<u8>>>> = vec![BTreeMap::new()];

@@ -1,5 +1,5 @@
 /**
- * `cowboy test [PATHS...] [-k EXPR] [-v] [--json]`: runs an actor project's Python tests
+ * `cowboy test [PATHS...] [-k EXPR] [-v] [-x] [--json]`: runs an actor project's Python tests
  * (`tests/test_*.py`, `test_*` functions, plain `assert`, fixtures by parameter name) inside
  * the PVM against a simulated chain — the real state transition function over a fresh store
  * per test (@cowboy/testing, docs/testing.md). Output is pytest's: progress, a FAILURES
@@ -15,6 +15,7 @@ import { io, useColor } from "../io.ts";
 
 interface TestOpts {
   k?: string;
+  exitfirst?: boolean;
   verbose?: boolean;
   json?: boolean;
   blockTime: string;
@@ -42,6 +43,7 @@ export function registerTest(program: Command): void {
     .argument("[paths...]", "the project directory, or test files / directories (default: ./tests)")
     .option("-k <expr>", "only tests whose id contains EXPR (`and`, `or`, `not` combine words)")
     .option("-v, --verbose", "one line per test (`tests/test_x.py::test_y PASSED`)")
+    .option("-x, --exitfirst", "stop after the first failure")
     .option("--json", "machine-readable results")
     .option("--block-time <ms>", "simulated block interval in ms", "1000")
     .action((args: string[], opts: TestOpts) => {
@@ -71,6 +73,7 @@ export function registerTest(program: Command): void {
           paths,
           ...(opts.k === undefined ? {} : { filter: opts.k }),
           blockTimeMs: BigInt(opts.blockTime),
+          exitFirst: opts.exitfirst === true,
           onFile: (file) => {
             if (verbose) return;
             if (lineOpen) out("\n");

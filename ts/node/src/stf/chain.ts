@@ -858,6 +858,7 @@ export class Chain implements ChainApi {
         reward: ex.reward,
         tips: ex.tips,
         burned: ex.burned,
+        validators: ex.validators.report,
         skipped,
       };
     }
@@ -976,6 +977,7 @@ export class Chain implements ChainApi {
       reward: ex.reward,
       tips: ex.tips,
       burned: ex.burned,
+      validators: ex.validators.report,
     };
   }
 

@@ -19,7 +19,12 @@
  *   transfers and timers-from-transactions work and actor calls fail with `ERR_EXEC_NO_RUNTIME`.
  * - Receipts are in receipts-root order: transactions in block order, then timer fires
  *   (`kind: "timer"`, `txHash` = the fire's invocation id).
- * - Block rewards (§8.2) and tips go to `proposer`; basefees are burned.
+ * - Tips go to `proposer`; the §8.2 block reward is split by stake over the block's epoch
+ *   validator set (validators.ts; to `proposer` when there is none); basefees are burned.
+ * - Validator set (validators.ts): genesis `validators`, the System instructions (register,
+ *   exit, withdraw, unjail, evidence, SYS_CANCEL_TIMER), `chain.validatorSet(epoch?)`,
+ *   `chain.validator(address)`, downtime from `BuildOptions.participants` /
+ *   `applyBlock(block, { participants })`.
  * - `buildBlock` candidates that are `checkTx` results of the same chain (`{ tx, bytes }`, the
  *   same objects) are not decoded or signature-checked again; other candidates are bytes.
  * - Head hash, basefees, governance parameters and the admission executor are computed once per

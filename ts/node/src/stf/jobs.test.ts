@@ -18,6 +18,7 @@ import {
   encodeTransaction,
   type Instruction,
   keccak256,
+  merkleRoot,
   signTransaction,
   type Transaction,
   zeroSignature,
@@ -259,16 +260,18 @@ describe("runner jobs: submission and escrow", () => {
     const spec = encodeCbor({ url: "https://example.org/price", i: 0n });
     expect(job?.spec).toEqual(spec);
     expect(job?.specHash).toEqual(keccak256(spec));
-    // the event: emitter 0x…02, topics "JobSubmitted" and the id
+    // the event: emitter 0x…02, topic "JobSubmitted", the job in the data
     expect(receipt.events).toHaveLength(1);
     const ev = receipt.events[0] as ExecutionReceipt["events"][number];
     expect(ev.emitter).toEqual(JOB_DISPATCHER);
-    expect(Buffer.from(ev.topic).toString("hex")).toBe(
-      `000c${Buffer.from("JobSubmitted").toString("hex")}0020${Buffer.from(id).toString("hex")}`,
-    );
+    expect(Buffer.from(ev.topic).toString("hex")).toBe(`000c${Buffer.from("JobSubmitted").toString("hex")}`);
     const data = decodeCbor(ev.data) as { get(k: string): unknown };
     expect(data.get("deadline")).toBe(height + 5n);
     expect(data.get("max_price")).toBe(P);
+    expect(data.get("id")).toEqual(id);
+    expect(data.get("actor")).toEqual(h.actor);
+    expect(data.get("spec")).toEqual(spec);
+    expect(data.get("callback")).toBe("on_result");
   });
 
   it("a submission the actor cannot escrow reverts the handler (ERR_EXEC_JOB)", () => {
@@ -540,36 +543,38 @@ describe("runner jobs: blocks from elsewhere", () => {
     expect(e).toBeInstanceOf(StfError);
     expect(e.code).toBe("ERR_BLOCK_INVALID_TX");
     expect(e.data.cause).toBe("ERR_TX_DEFERRED");
-    // a forged delivery (unknown job id) executed directly is ERR_TX_JOB / ERR_JOB_UNKNOWN
-    const fresh = new Harness(10n * CBY);
-    const forged: Transaction = {
-      ...(deliveryBlock.transactions.find((t) => t.originTxHash !== null) as Transaction),
-    };
+    // a block whose delivery names an unknown job is invalid (cause ERR_TX_JOB), nothing changes
+    const on = new Harness(10n * CBY);
+    for (const b of h.blocks.slice(1, idx)) on.chain.applyBlock(b);
+    const real = deliveryBlock.transactions[0] as Transaction;
+    expect(real.originTxHash).not.toBeNull();
     const wrongId = new Uint8Array(32).fill(5);
-    forged.originTxHash = wrongId;
-    forged.instruction = {
-      ...(forged.instruction as Extract<Instruction, { kind: "call" }>),
-      args: deliveryArgs(wrongId, encodeCbor(1n)),
+    const forged: Transaction = {
+      ...real,
+      originTxHash: wrongId,
+      instruction: {
+        ...(real.instruction as Extract<Instruction, { kind: "call" }>),
+        args: deliveryArgs(wrongId, encodeCbor(1n)),
+      },
     };
-    const ex = (
-      fresh.chain as unknown as {
-        nextBlockExecutor(o: unknown): { executeTx(t: Transaction, h: Uint8Array): unknown };
-      }
-    ).nextBlockExecutor({
-      timestampMs: T0 + 10_000n,
-      proposer: PROPOSER,
-      parentSeed: new Uint8Array(0),
-    });
+    const forgedBlock: Block = {
+      header: { ...deliveryBlock.header, txRoot: merkleRoot([keccak256(encodeTransaction(forged))]) },
+      transactions: [forged],
+    };
+    const head = on.chain.head;
+    let refused: StfError | null = null;
     try {
-      ex.executeTx(forged, new Uint8Array(32));
-      throw new Error("expected ERR_TX_JOB");
+      on.chain.applyBlock(forgedBlock);
     } catch (err) {
-      expect(err).toBeInstanceOf(StfError);
-      expect((err as StfError).code).toBe("ERR_TX_JOB");
-      expect((err as StfError).data.cause).toBe("ERR_JOB_UNKNOWN");
-    } finally {
-      fresh.state.discardPending();
+      refused = err as StfError;
     }
+    expect(refused).toBeInstanceOf(StfError);
+    expect(refused?.code).toBe("ERR_BLOCK_INVALID_TX");
+    expect(refused?.data.cause).toBe("ERR_TX_JOB");
+    expect(refused?.message).toMatch(/ERR_JOB_UNKNOWN/);
+    expect(on.chain.head).toBe(head);
+    // the genuine block still applies
+    expect(on.chain.applyBlock(deliveryBlock).block.header.stateRoot).toEqual(deliveryBlock.header.stateRoot);
   });
 
   it("mempool admission refuses deferred transactions", () => {
@@ -683,6 +688,25 @@ describe("runner jobs with the PVM", () => {
         args: encodeCbor([id]),
       });
       expect(decodeCbor(after.returnData)).toBe(false);
+      // a second job expires on the real store: escrow back at the deadline, continuation never called
+      const before = chain.getAccount(actor)?.balance ?? 0n;
+      const ask2 = block([
+        signed(
+          { kind: "call", to: actor, handler: "ask", args: encodeCbor([CBY]), value: 0n },
+          2n,
+          5_000_000n,
+        ),
+      ]);
+      const id2 = decodeCbor((ask2.receipts[0] as ExecutionReceipt).returnData) as Uint8Array;
+      const fee2 = (ask2.receipts[0] as ExecutionReceipt).feePaid;
+      expect(chain.getAccount(actor)?.balance).toBe(before - CBY - 3n);
+      for (let i = 0; i < 4; i++) block([]);
+      expect(chain.getJob(id2)?.status).toBe("pending");
+      block([]);
+      expect(chain.getJob(id2)?.status).toBe("expired");
+      expect(chain.getAccount(actor)?.balance).toBe(before);
+      expect(chain.getAccount(JOB_DISPATCHER)?.balance).toBe(0n);
+      expect(fee2).toBeGreaterThan(0n); // paid by the sender, not the actor
     } finally {
       h.close();
     }

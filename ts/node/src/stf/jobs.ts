@@ -297,23 +297,24 @@ export interface JobLedger {
   move(from: Uint8Array, to: Uint8Array, amount: bigint): boolean;
 }
 
-/** An event in receipt form (topics concatenated, each u16 BE length-prefixed). */
-function jobEvent(name: string, id: Uint8Array, data: Uint8Array) {
+/**
+ * A Job Dispatcher event in receipt form: one topic, `name` (u16 BE length-prefixed, like an
+ * actor's `emit(name, …)`), so an exact-topic filter (`cowboy_getLogs`) finds every such event.
+ */
+function jobEvent(name: string, data: Uint8Array) {
   const n = TEXT.encode(name);
-  const topic = new Uint8Array(2 + n.length + 2 + 32);
+  const topic = new Uint8Array(2 + n.length);
   topic[1] = n.length;
   topic.set(n, 2);
-  topic[2 + n.length + 1] = 32;
-  topic.set(id, 4 + n.length);
   return { emitter: JOB_DISPATCHER, topic, data };
 }
 
 /**
  * Applies a `job` effect of `actor` in the current block: escrows `max_price + tip` into the Job
  * Dispatcher, records the job (pending, deadline = height + timeout_blocks) and appends it to
- * its deadline's expiry bucket. Returns the `JobSubmitted` event (emitter 0x…02, topics
- * `JobSubmitted`, job id; data a canonical CBOR map of the job) or a failure message; on failure
- * nothing was written.
+ * its deadline's expiry bucket. Returns the `JobSubmitted` event (emitter 0x…02, topic
+ * `JobSubmitted`, data a canonical CBOR map of the job) or a failure message; on failure nothing
+ * was written.
  */
 export function submitJob(
   l: JobLedger,
@@ -375,7 +376,7 @@ export function submitJob(
     submitted_at: l.height,
     deadline,
   });
-  return { ok: true, event: jobEvent("JobSubmitted", j.id, data) };
+  return { ok: true, event: jobEvent("JobSubmitted", data) };
 }
 
 // ----- expiry -----

@@ -8,6 +8,7 @@ import type { ValidatorParams } from "@cowboy/consensus";
 import type { Block, BlockHeader, Event, Receipt, Round, Transaction } from "@cowboy/sdk";
 import type { Lane } from "../params.ts";
 import type { KvStore } from "../state/kv.ts";
+import type { ValidatorBlockReport } from "./validators.ts";
 
 /** One prefunded account of the genesis state. */
 export interface GenesisAccount {
@@ -158,6 +159,12 @@ export interface BlockResult {
   tips: bigint;
   /** total basefees burned */
   burned: bigint;
+  /**
+   * the validator set's part of the block (stf/validators.ts): reward shares paid (empty when
+   * the proposer took the reward), stake slashed (burned), validators jailed, and the set fixed
+   * at the end of the block (the last block of an epoch), else null
+   */
+  validators?: ValidatorBlockReport;
 }
 
 /** A candidate refused while building a block. */

@@ -161,6 +161,8 @@ describe("genesis validators and rewards", () => {
     expect(net.balance(addrB)).toBe(700n * CBY + shareB);
     // the proposer keeps the tips only (none here)
     expect(net.balance(PROPOSER)).toBe(0n);
+    expect(r.validators?.rewards.map((x) => x.amount).reduce((a, b) => a + b, 0n)).toBe(reward);
+    expect(r.validators?.nextSet).toBeNull();
   });
 
   it("without validators the proposer takes the reward (unchanged devnet behaviour)", () => {
@@ -231,7 +233,9 @@ describe("register, exit, withdraw", () => {
       activationEpoch: 1,
     });
     // a second registration is refused
-    expect(errCode(receipt(net.block([reg(200n * CBY)])))).toBe("ERR_VALIDATOR_ALREADY_REGISTERED");
+    const third = net.block([reg(200n * CBY)]);
+    expect(errCode(receipt(third))).toBe("ERR_VALIDATOR_ALREADY_REGISTERED");
+    expect(third.validators?.nextSet?.length).toBe(2);
     expect(net.chain.head.height).toBe(3n);
     // epoch 1's set is fixed at the end of block 3 (the last of epoch 0) and includes C
     expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA), hex(addrC)].sort());
@@ -320,6 +324,8 @@ describe("faults", () => {
     const r = net.block([submit()]); // height 1
     expect(receipt(r).status).toBe("success");
     expect(receipt(r).feePaid).toBe(FEE21K + cells * 10_000n);
+    expect(r.validators?.slashed).toBe(3n * CBY);
+    expect(r.validators?.jailed).toEqual([{ address: hex(addrB), slashed: 3n * CBY, jailedUntil: 6 }]);
     expect(net.chain.validator(addrB)).toMatchObject({
       stake: 297n * CBY,
       slashed: 3n * CBY,

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Proposal, Round } from "@cowboy/consensus";
+import type { Certificate, Proposal, Round } from "@cowboy/consensus";
 import { blockHash, encodeTransaction, signTransaction, zeroSignature } from "@cowboy/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEV_ACCOUNT_BALANCE, deriveDevKeys } from "../devnet/accounts.ts";
@@ -57,6 +57,7 @@ function open(name: string, i: number, pool: Uint8Array[] = []) {
       genesis,
       proposer: proposers[i] as Uint8Array,
       validators: proposers,
+      verifyCertificate: null,
       candidates: () => pool,
       onFinalized: (e) => finals.push(e),
       now: () => 2_000,
@@ -66,6 +67,15 @@ function open(name: string, i: number, pool: Uint8Array[] = []) {
   return { app, finals };
 }
 const beacon = (v: number) => new Uint8Array(96).fill(v);
+/** a well-formed certificate (these applications check none: verifyCertificate is null) */
+const certOf = (p: Proposal): Certificate => ({
+  kind: "finalize",
+  round: p.round,
+  proposal: p,
+  signers: Uint8Array.of(0b11),
+  signature: new Uint8Array(96).fill(8),
+  seed: null,
+});
 const proposal = (round: Round, cb: ConsensusBlock, digest: string): Proposal => ({
   round,
   height: Number(cb.block.header.height),
@@ -114,13 +124,20 @@ describe("ChainApplication", () => {
     a.app.finalized(proposal(r2, cb2, p2.digest), cb2, null);
     b.app.finalized(proposal(r2, cb2, p2.digest), cb2, null);
     const r3 = { epoch: 0, view: 3 };
-    const p3 = a.app.propose(r3, { view: 2, digest: p2.digest, height: 1 }, beacon(3));
+    // above height 1 a block carries its parent's certificate: none known here, so no proposal
+    expect(a.app.propose(r3, { view: 2, digest: p2.digest, height: 1 }, beacon(3))).toBeNull();
+    const cert2 = certOf(proposal(r2, cb2, p2.digest));
+    const p3 = a.app.propose(r3, { view: 2, digest: p2.digest, height: 1 }, beacon(3), cert2);
     if (p3 === null) throw new Error("no proposal");
     const cb3 = p3.block as ConsensusBlock;
     expect(cb3.block.transactions.length).toBe(1);
+    expect(cb3.parentCertificate?.signers).toEqual(cert2.signers);
+    // a follower refuses it without the certificate (the digest commits to it)
+    const bare: ConsensusBlock = { block: cb3.block, parentView: cb3.parentView, parent: cb3.parent };
+    expect(b.app.verify(proposal(r3, bare, b.app.digest(bare)), bare, beacon(3))).toBe(false);
     // B finalizes block 2 without ever verifying it (as if fetched)
     b.app.finalized(proposal(r3, cb3, p3.digest), cb3, null);
-    a.app.finalized(proposal(r3, cb3, p3.digest), cb3, null);
+    a.app.finalized(proposal(r3, cb3, p3.digest), cb3, certOf(proposal(r3, cb3, p3.digest)));
     for (const x of [a, b]) {
       expect(x.app.tip()).toBe(2);
       expect(x.finals.map((e) => e.digest)).toEqual([p2.digest, p3.digest]);
@@ -156,7 +173,12 @@ describe("ChainApplication", () => {
     const kept = a2.app.pendingBlock(p4.digest);
     expect(kept === null ? null : a2.app.digest(kept)).toBe(p4.digest);
     expect(a2.app.pendingBlock(p3.digest)).toBeNull(); // final: not pending
-    const p5 = a2.app.propose({ epoch: 0, view: 5 }, { view: 4, digest: p4.digest, height: 3 }, beacon(5));
+    const p5 = a2.app.propose(
+      { epoch: 0, view: 5 },
+      { view: 4, digest: p4.digest, height: 3 },
+      beacon(5),
+      certOf(proposal(r4, cb4, p4.digest)),
+    );
     expect(p5).not.toBeNull();
     expect(a2.app.chain.head.height).toBe(4n);
     a2.app.finalized(proposal(r4, cb4, p4.digest), cb4, null);

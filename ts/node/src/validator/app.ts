@@ -50,6 +50,8 @@ import {
   consensusLink,
   decodeConsensusBlock,
   encodeConsensusBlock,
+  type ParentCertificate,
+  participantsOf,
 } from "./block.ts";
 
 /** One finalized block. */
@@ -78,6 +80,11 @@ export interface ChainAppOptions {
   readonly now?: () => number;
   /** how far ahead of our clock a proposed block's timestamp may be (default 10 s) */
   readonly maxFutureMs?: number;
+  /**
+   * Checks the parent certificate a proposed block carries (the consensus scheme's
+   * `verifyCertificate`); null accepts any well-formed one (tests without BLS keys only).
+   */
+  readonly verifyCertificate: ((cert: Certificate) => boolean) | null;
 }
 
 interface Speculative {
@@ -267,7 +274,7 @@ export class ChainApplication implements ValidatorApplication {
     rmSync(this.stateDir, { recursive: true, force: true });
     this.handle = openChain(this.stateDir, this.opts.genesis);
     for (const entry of this.final) {
-      const result = this.handle.chain.applyBlock(entry.cb.block);
+      const result = this.handle.chain.applyBlock(entry.cb.block, this.applyOptions(entry.cb));
       if (entry.height >= replayFrom) this.replayed.push({ entry, result });
     }
     this.spec = [];
@@ -319,7 +326,7 @@ export class ChainApplication implements ValidatorApplication {
   /** Applies a block on the store's head and records it as speculative; false if invalid. */
   private execute(digest: string, cb: ConsensusBlock): boolean {
     try {
-      const result = this.handle.chain.applyBlock(cb.block);
+      const result = this.handle.chain.applyBlock(cb.block, this.applyOptions(cb));
       this.spec.push({ digest, result });
       return true;
     } catch (err) {
@@ -332,6 +339,77 @@ export class ChainApplication implements ValidatorApplication {
       );
       return false;
     }
+  }
+
+  /**
+   * `participants` for executing `cb` on its parent's state (the store's head): the signers of
+   * its parent certificate — consensus indices, i.e. positions in the network's validator list —
+   * translated by address to positions in the chain's set of the parent's epoch (members that
+   * are not in that set are left out). Absent without a certificate or a set.
+   */
+  private applyOptions(cb: ConsensusBlock): { participants?: readonly number[] } {
+    return this.participantsAt(cb, Number(cb.block.header.height));
+  }
+
+  /** {@link applyOptions} for a block at `height` carrying `cb`'s parent certificate. */
+  private participantsAt(
+    cb: Pick<ConsensusBlock, "parentCertificate">,
+    height: number,
+  ): { participants?: readonly number[] } {
+    const signers = participantsOf(cb);
+    if (signers === undefined) return {};
+    const chain = this.handle.chain;
+    let set: ReturnType<Chain["validatorSet"]>;
+    try {
+      const parentHeight = height - 1;
+      set = chain.validatorSet(Math.floor(parentHeight / chain.validatorParams().epochBlocks));
+    } catch {
+      return {};
+    }
+    if (set.length === 0) return {};
+    const position = new Map(set.map((m, i) => [m.address, i]));
+    const participants: number[] = [];
+    for (const i of signers) {
+      const address = this.opts.validators[i];
+      const at = address === undefined ? undefined : position.get(Buffer.from(address).toString("hex"));
+      if (at !== undefined) participants.push(at);
+    }
+    return { participants: participants.sort((a, b) => a - b) };
+  }
+
+  /** The parent certificate a block at `height` on `parent` must carry: from the voter, else the finalized tip's own. */
+  private parentCertificate(
+    parent: { view: number; digest: string; height: number },
+    fromVoter: Certificate | null,
+  ): ParentCertificate | null | "missing" {
+    if (parent.height === 0) return null;
+    let cert = fromVoter;
+    if (cert === null || cert.proposal?.payload !== parent.digest) {
+      const tip = this.final[this.final.length - 1];
+      cert = tip !== undefined && tip.digest === parent.digest ? tip.certificate : null;
+    }
+    if (cert === null || cert.kind === "nullify" || cert.proposal?.payload !== parent.digest)
+      return "missing";
+    return { kind: cert.kind, signers: cert.signers, signature: cert.signature, seed: cert.seed };
+  }
+
+  /** Checks the parent certificate of a proposed block (required above height 1). */
+  private checkParentCertificate(proposal: Proposal, cb: ConsensusBlock): boolean {
+    const pc = cb.parentCertificate ?? null;
+    if (cb.version === 1) return false; // legacy blocks are only read from old logs
+    if (proposal.height === 1) return pc === null;
+    if (pc === null) return false;
+    const verify = this.opts.verifyCertificate;
+    if (verify === null) return true;
+    const round = { epoch: proposal.round.epoch, view: cb.parentView };
+    return verify({
+      kind: pc.kind,
+      round,
+      proposal: { round, height: proposal.height - 1, parentView: 0, parent: "", payload: cb.parent },
+      signers: pc.signers,
+      signature: pc.signature,
+      seed: pc.seed,
+    });
   }
 
   /** Brings the store's head to `target` (the finalized tip or a known descendant of it). */
@@ -360,19 +438,27 @@ export class ChainApplication implements ValidatorApplication {
     round: Round,
     parent: { view: number; digest: string; height: number },
     beacon: Uint8Array,
+    parentCertificate?: Certificate | null,
   ): { digest: string; block: unknown } | null {
+    const pc = this.parentCertificate(parent, parentCertificate ?? null);
+    if (pc === "missing") {
+      this.opts.logger?.warn({ parent: parent.height }, "no certificate of the parent block: not proposing");
+      return null;
+    }
     if (!this.ensureAt(parent.digest)) return null;
     const chain = this.handle.chain;
     const now = BigInt((this.opts.now ?? Date.now)());
     const parentTs = chain.head.timestampMs;
     try {
+      const shell = { parentView: parent.view, parent: parent.digest, parentCertificate: pc };
       const built = chain.buildBlock(this.opts.candidates(chain), {
         timestampMs: now > parentTs ? now : parentTs,
         proposer: this.opts.proposer,
         parentSeed: beacon,
         round: { epoch: BigInt(round.epoch), view: BigInt(round.view) },
+        ...this.participantsAt(shell, Number(chain.head.height) + 1),
       });
-      const cb: ConsensusBlock = { block: built.block, parentView: parent.view, parent: parent.digest };
+      const cb: ConsensusBlock = { block: built.block, ...shell };
       const digest = consensusDigest(cb);
       this.known.set(digest, cb);
       this.keepPending(digest, cb);
@@ -408,6 +494,7 @@ export class ChainApplication implements ValidatorApplication {
       return false;
     const now = BigInt((this.opts.now ?? Date.now)());
     if (h.timestampMs > now + BigInt(this.opts.maxFutureMs ?? 10_000)) return false;
+    if (!this.checkParentCertificate(proposal, cb)) return false;
     const parentHash = this.hashOfDigest(cb.parent);
     if (parentHash === null || !bytesEqual(parentHash, h.parent)) return false;
     const digest = consensusDigest(cb);
@@ -445,7 +532,7 @@ export class ChainApplication implements ValidatorApplication {
     } else {
       if ((this.dirty || this.spec.length > 0) && !this.dropSpeculative([])) this.rebuild();
       try {
-        result = this.handle.chain.applyBlock(cb.block);
+        result = this.handle.chain.applyBlock(cb.block, this.applyOptions(cb));
       } catch (err) {
         this.dirty = true;
         throw new ChainAppError(

@@ -6,6 +6,7 @@ import {
   consensusLink,
   decodeConsensusBlock,
   encodeConsensusBlock,
+  participantsOf,
 } from "./block.ts";
 
 const block: Block = {
@@ -46,13 +47,44 @@ describe("consensus block", () => {
     expect(d).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("carries the parent certificate (v2): round-trips, the digest commits to it, v1 still reads", () => {
+    const withCert: ConsensusBlock = {
+      ...cb,
+      parentCertificate: {
+        kind: "notarize",
+        signers: Uint8Array.of(0b1011),
+        signature: new Uint8Array(96).fill(7),
+        seed: new Uint8Array(96).fill(8),
+      },
+    };
+    const back = decodeConsensusBlock(encodeConsensusBlock(withCert));
+    expect(back.parentCertificate).toEqual(withCert.parentCertificate);
+    expect(consensusDigest(back)).toBe(consensusDigest(withCert));
+    expect(participantsOf(back)).toEqual([0, 1, 3]);
+    expect(participantsOf(cb)).toBeUndefined();
+    const d = consensusDigest(withCert);
+    expect(consensusDigest(cb)).not.toBe(d);
+    const fewer = {
+      ...withCert,
+      parentCertificate: { ...withCert.parentCertificate!, signers: Uint8Array.of(0b11) },
+    };
+    expect(consensusDigest(fewer)).not.toBe(d);
+    // a legacy v1 block (old finalized.log lines) decodes and keeps its v1 digest
+    const v1 = encodeConsensusBlock({ ...cb, version: 1 });
+    expect(v1[0]).toBe(1);
+    const old = decodeConsensusBlock(v1);
+    expect(old.version).toBe(1);
+    expect(Buffer.from(encodeConsensusBlock(old))).toEqual(Buffer.from(v1));
+    expect(consensusDigest(old)).not.toBe(consensusDigest(cb));
+  });
+
   it("refuses malformed bytes with a typed error", () => {
     const bytes = encodeConsensusBlock(cb);
     for (const bad of [
       bytes.subarray(0, 10),
       bytes.subarray(0, bytes.length - 1),
       Uint8Array.from([...bytes, 0]),
-      Uint8Array.from([2, ...bytes.subarray(1)]),
+      Uint8Array.from([3, ...bytes.subarray(1)]),
     ]) {
       expect(() => decodeConsensusBlock(bad)).toThrowError(
         expect.objectContaining({ code: "ERR_CBLOCK_DECODE" }),

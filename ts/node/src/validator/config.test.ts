@@ -82,14 +82,17 @@ describe("validator config files", () => {
     expect(fieldOf(variant({ config: (c) => delete c.dataDir }))).toBe("dataDir");
     expect(fieldOf(variant({ config: (c) => (c.version = 2) }))).toBe("version");
     expect(fieldOf(variant({ config: (c) => (c.chainId = "7") }))).toBe("chainId");
-    expect(fieldOf(variant({ config: (c) => (c.rpc = { host: "127.0.0.1", port: 70_000 }) }))).toBe("rpc.port");
-    expect(fieldOf(variant({ config: (c) => (c.p2p = { listen: ["/ip4/1.2.3.4/udp/x"], bootstrap: [] }) }))).toBe(
-      "p2p.listen[0]",
+    expect(fieldOf(variant({ config: (c) => (c.rpc = { host: "127.0.0.1", port: 70_000 }) }))).toBe(
+      "rpc.port",
     );
+    expect(
+      fieldOf(variant({ config: (c) => (c.p2p = { listen: ["/ip4/1.2.3.4/udp/x"], bootstrap: [] }) })),
+    ).toBe("p2p.listen[0]");
     expect(
       fieldOf(
         variant({
-          config: (c) => (c.p2p = { listen: ["/ip4/0.0.0.0/udp/1/quic-v1"], bootstrap: ["/ip4/1.2.3.4/tcp/5"] }),
+          config: (c) =>
+            (c.p2p = { listen: ["/ip4/0.0.0.0/udp/1/quic-v1"], bootstrap: ["/ip4/1.2.3.4/tcp/5"] }),
         }),
       ),
     ).toBe("p2p.bootstrap[0]");
@@ -99,13 +102,15 @@ describe("validator config files", () => {
     expect(fieldOf(variant({ config: (c) => (c.timeouts = { leaderMS: 5 }) }))).toBe("timeouts.leaderMS");
     expect(fieldOf(variant({ config: (c) => (c.faults = { equivocate: "yes" }) }))).toBe("faults.equivocate");
     expect(fieldOf(variant({ config: (c) => (c.logLevel = "loud") }))).toBe("logLevel");
-    expect(fieldOf(variant({ config: (c) => (c.genesisFile = "../nothing/genesis.json") }))).toBe("genesisFile");
+    expect(fieldOf(variant({ config: (c) => (c.genesisFile = "../nothing/genesis.json") }))).toBe(
+      "genesisFile",
+    );
     expect(fieldOf(variant({ config: (c) => (c.rpcPort = 1) }))).toBe("rpcPort");
     expect(
-      fieldOf(variant({ network: (n) => ((n.validators as Json[])[2] as Json).peerId = "not-a-peer" })),
+      fieldOf(variant({ network: (n) => (((n.validators as Json[])[2] as Json).peerId = "not-a-peer") })),
     ).toBe("validators[2].peerId");
     expect(
-      fieldOf(variant({ network: (n) => ((n.validators as Json[])[0] as Json).blsPublicKey = "0x00" })),
+      fieldOf(variant({ network: (n) => (((n.validators as Json[])[0] as Json).blsPublicKey = "0x00") })),
     ).toBe("validators[0].blsPublicKey");
     expect(
       fieldOf(
@@ -117,6 +122,16 @@ describe("validator config files", () => {
         }),
       ),
     ).toBe("validators[3].peerId");
+    expect(
+      fieldOf(
+        variant({
+          network: (n) => {
+            const vs = n.validators as Json[];
+            [vs[0], vs[1]] = [vs[1] as Json, vs[0] as Json];
+          },
+        }),
+      ),
+    ).toBe("validators[1].address"); // not in the chain's (address) order
     expect(fieldOf(variant({ key: (k) => (k.index = 9) }))).toBe("index");
   });
 

@@ -183,7 +183,8 @@ class Fields {
   /** refuses fields this format does not define (a typo must not be silently ignored) */
   only(o: Record<string, unknown>, prefix: string, allowed: readonly string[]): void {
     for (const k of Object.keys(o))
-      if (!allowed.includes(k)) throw this.bad(`${prefix}${k}`, `unknown field (allowed: ${allowed.join(", ")})`);
+      if (!allowed.includes(k))
+        throw this.bad(`${prefix}${k}`, `unknown field (allowed: ${allowed.join(", ")})`);
   }
   object(v: unknown, field: string): Record<string, unknown> {
     if (typeof v !== "object" || v === null || Array.isArray(v)) throw this.bad(field, "must be an object");
@@ -210,11 +211,13 @@ class Fields {
     } catch {
       throw this.bad(field, "must be 0x-prefixed lowercase hex");
     }
-    if (len !== undefined && b.length !== len) throw this.bad(field, `must be ${len} bytes (got ${b.length})`);
+    if (len !== undefined && b.length !== len)
+      throw this.bad(field, `must be ${len} bytes (got ${b.length})`);
     return b;
   }
   decimal(v: unknown, field: string): bigint {
-    if (typeof v !== "string" || !/^(0|[1-9][0-9]*)$/.test(v)) throw this.bad(field, "must be a decimal string");
+    if (typeof v !== "string" || !/^(0|[1-9][0-9]*)$/.test(v))
+      throw this.bad(field, "must be a decimal string");
     const n = BigInt(v);
     if (n >= 2n ** 64n) throw this.bad(field, "must fit in 64 bits");
     return n;
@@ -229,7 +232,8 @@ class Fields {
   }
 }
 
-const MULTIADDR = /^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/(udp\/[0-9]+\/quic-v1|tcp\/[0-9]+)(\/p2p\/[1-9A-HJ-NP-Za-km-z]+)?$/;
+const MULTIADDR =
+  /^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/(udp\/[0-9]+\/quic-v1|tcp\/[0-9]+)(\/p2p\/[1-9A-HJ-NP-Za-km-z]+)?$/;
 
 function checkPeerId(f: Fields, id: string, field: string): void {
   try {
@@ -270,6 +274,17 @@ export function readNetworkFile(path: string): {
       stake: f.decimal(v.stake, `${p}.stake`),
     };
   });
+  // a consensus index is a position in the chain's set, which the registry orders by address
+  for (let i = 1; i < validators.length; i++) {
+    const a = Buffer.from((validators[i - 1] as NetworkValidator).address).toString("hex");
+    const b = Buffer.from((validators[i] as NetworkValidator).address).toString("hex");
+    if (a === b) throw f.bad(`validators[${i}].address`, `repeats validators[${i - 1}]'s address`);
+    if (a > b)
+      throw f.bad(
+        `validators[${i}].address`,
+        "validators must be listed in ascending address order (the chain's set order)",
+      );
+  }
   for (let i = 0; i < validators.length; i++)
     for (let j = 0; j < i; j++) {
       const a = validators[i] as NetworkValidator;
@@ -294,7 +309,8 @@ export function readNetworkFile(path: string): {
     ] as const;
     f.only(raw, "params.", [...ints, "minStake"]);
     for (const k of ints)
-      if (raw[k] !== undefined) params[k] = f.int(raw[k], `params.${k}`, k === "slashBps" ? 0 : 1, 2 ** 32 - 1);
+      if (raw[k] !== undefined)
+        params[k] = f.int(raw[k], `params.${k}`, k === "slashBps" ? 0 : 1, 2 ** 32 - 1);
     if (params.slashBps !== undefined && params.slashBps > 10_000)
       throw f.bad("params.slashBps", "must be at most 10000 (100%)");
     if (raw.minStake !== undefined) params.minStake = f.decimal(raw.minStake, "params.minStake");
@@ -351,7 +367,8 @@ export function readValidatorConfig(
   const rel = (p: string) => (isAbsolute(p) ? p : join(base, p));
   const dataDir = rel(f.string(o.dataDir, "dataDir"));
   const genesisFile = rel(f.string(o.genesisFile, "genesisFile"));
-  if (basename(genesisFile) !== GENESIS_FILE) throw f.bad("genesisFile", `must name a file called ${GENESIS_FILE}`);
+  if (basename(genesisFile) !== GENESIS_FILE)
+    throw f.bad("genesisFile", `must name a file called ${GENESIS_FILE}`);
   let genesis: GenesisConfig | null;
   try {
     genesis = readGenesisFile(dirname(genesisFile));
@@ -380,7 +397,8 @@ export function readValidatorConfig(
   f.only(p2p, "p2p.", ["listen", "bootstrap"]);
   const listen = f.strings(p2p.listen, "p2p.listen", 1);
   listen.forEach((a, i) => {
-    if (!MULTIADDR.test(a)) throw f.bad(`p2p.listen[${i}]`, `${a} is not a /ip4|ip6|dns…/udp/PORT/quic-v1 or /tcp/PORT multiaddr`);
+    if (!MULTIADDR.test(a))
+      throw f.bad(`p2p.listen[${i}]`, `${a} is not a /ip4|ip6|dns…/udp/PORT/quic-v1 or /tcp/PORT multiaddr`);
   });
   const bootstrap = f.strings(p2p.bootstrap ?? [], "p2p.bootstrap", 0);
   bootstrap.forEach((a, i) => {

@@ -56,7 +56,8 @@ async function waitFor(what: string, cond: () => Promise<boolean>, timeoutMs = 6
 async function start(i: number): Promise<void> {
   const p = spawnValidator(i, paths[i] as string, (line) => {
     // COWBOY_TEST_LOGS=DIR keeps every validator's log lines for debugging
-    if (process.env.COWBOY_TEST_LOGS) appendFileSync(join(process.env.COWBOY_TEST_LOGS, `v${i}.log`), `${line}\n`);
+    if (process.env.COWBOY_TEST_LOGS)
+      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `v${i}.log`), `${line}\n`);
     const l = logs[i] as string[];
     l.push(line);
     if (l.length > 400) l.shift();
@@ -166,12 +167,16 @@ describe("an equivocating validator (4 processes)", () => {
     // and the chain stayed one chain
     const common = Math.min(...(await Promise.all([0, 1, 2, 3].map(height))));
     const hashes = await Promise.all(
-      [0, 1, 2, 3].map(async (i) =>
-        (
-          (await rpc(urls[i] as string, "cowboy_getBlockByNumber", [`0x${common.toString(16)}`, false])) as {
-            hash: string;
-          }
-        ).hash,
+      [0, 1, 2, 3].map(
+        async (i) =>
+          (
+            (await rpc(urls[i] as string, "cowboy_getBlockByNumber", [
+              `0x${common.toString(16)}`,
+              false,
+            ])) as {
+              hash: string;
+            }
+          ).hash,
       ),
     );
     expect(new Set(hashes).size).toBe(1);

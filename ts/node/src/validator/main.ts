@@ -37,7 +37,9 @@ export async function runValidator(
     node = await ValidatorNode.open({ ...settings, logger });
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    io.err(`${prog}: ${typeof code === "string" ? code : "ERR_VALIDATOR_START"}: ${(err as Error).message}\n`);
+    io.err(
+      `${prog}: ${typeof code === "string" ? code : "ERR_VALIDATOR_START"}: ${(err as Error).message}\n`,
+    );
     return 1;
   }
   try {
@@ -45,7 +47,9 @@ export async function runValidator(
   } catch (err) {
     await node.stop().catch(() => {});
     const code = (err as { code?: unknown }).code;
-    io.err(`${prog}: ${typeof code === "string" ? code : "ERR_VALIDATOR_START"}: ${(err as Error).message}\n`);
+    io.err(
+      `${prog}: ${typeof code === "string" ? code : "ERR_VALIDATOR_START"}: ${(err as Error).message}\n`,
+    );
     return 1;
   }
   writeSync(

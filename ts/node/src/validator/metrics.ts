@@ -52,9 +52,7 @@ export class ValidatorMetrics {
       LATENCY_BUCKETS,
     ),
   );
-  readonly peers = this.registry.register(
-    new Gauge("cowboy_validator_peers", "connected libp2p peers"),
-  );
+  readonly peers = this.registry.register(new Gauge("cowboy_validator_peers", "connected libp2p peers"));
   readonly committedTxs = this.registry.register(
     new Counter("cowboy_validator_committed_transactions_total", "transactions in blocks finalized here"),
   );

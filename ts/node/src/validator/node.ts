@@ -109,10 +109,13 @@ export class ValidatorNode extends NodeChainBackend {
   committedTxs = 0;
   /** the validator's Prometheus series */
   readonly metrics = new ValidatorMetrics();
-  private scheme: BlsScheme | null = null;
+  private readonly scheme: BlsScheme;
   private crypto: ValidatorCrypto | null = null;
   /** equivocation evidence known here, by `epoch:view:signer` */
-  private readonly evidence = new Map<string, { evidence: Evidence; bytes: Uint8Array; submitted: boolean }>();
+  private readonly evidence = new Map<
+    string,
+    { evidence: Evidence; bytes: Uint8Array; submitted: boolean }
+  >();
   private readonly evidenceTimers = new Set<ReturnType<typeof setTimeout>>();
   /** the fault injection of `faults.equivocate` has fired */
   equivocated = false;
@@ -130,12 +133,21 @@ export class ValidatorNode extends NodeChainBackend {
     this.config = config;
     this.log = config.logger ?? null;
     const ledgerHead = ledger.head();
+    this.scheme = new BlsScheme({
+      chainId: config.genesis.chainId,
+      publicKeys: config.validators.map((v) => v.blsPublicKey),
+      proofs: config.validators.map((v) => v.proofOfPossession),
+      group: config.group,
+      signer: config.signer,
+    });
+    const scheme = this.scheme;
     this.app = new ChainApplication(
       {
         dataDir: config.dataDir,
         genesis: config.genesis,
         proposer: (config.validators[config.signer.index] as { address: Uint8Array }).address,
         validators: config.validators.map((v) => v.address),
+        verifyCertificate: (cert) => scheme.verifyCertificate(cert),
         candidates: (chain) => {
           const picked = this.mempool.select({
             basefee: chain.nextBasefees(),
@@ -222,14 +234,7 @@ export class ValidatorNode extends NodeChainBackend {
   /** Starts consensus (sync, voter), transaction and evidence gossip, the RPC server and metrics. */
   async start(): Promise<{ http: string; ws: string }> {
     const c = this.config;
-    const scheme = new BlsScheme({
-      chainId: c.genesis.chainId,
-      publicKeys: c.validators.map((v) => v.blsPublicKey),
-      proofs: c.validators.map((v) => v.proofOfPossession),
-      group: c.group,
-      signer: c.signer,
-    });
-    this.scheme = scheme;
+    const scheme = this.scheme;
     this.crypto = nativeValidatorCrypto(c.genesis.chainId);
     const log = this.log;
     const p2pLogger =
@@ -346,7 +351,7 @@ export class ValidatorNode extends NodeChainBackend {
    * view — double signing, as an attacker would. Once per process start.
    */
   private equivocate(m: Message): readonly Message[] {
-    if (this.equivocated || this.scheme === null || m.type !== "vote") return [m];
+    if (this.equivocated || m.type !== "vote") return [m];
     const vote = m.vote;
     if (vote.kind !== "notarize" || vote.proposal === null) return [m];
     // once the network runs (every peer connected, a few blocks final): the others must see it
@@ -355,7 +360,10 @@ export class ValidatorNode extends NodeChainBackend {
     this.equivocated = true;
     const forged = {
       ...vote.proposal,
-      payload: createHash("sha256").update("cowboy-test-equivocation").update(vote.proposal.payload).digest("hex"),
+      payload: createHash("sha256")
+        .update("cowboy-test-equivocation")
+        .update(vote.proposal.payload)
+        .digest("hex"),
     };
     this.log?.warn(
       { view: vote.round.view, epoch: vote.round.epoch },
