@@ -415,8 +415,8 @@ export class DevnetNode extends NodeChainBackend {
   async produce(): Promise<void> {
     while (this.producing !== null) await this.producing;
     if (this.stopped || this.halted !== null) return;
-    // on demand, a block only for waiting transactions (an earlier block may have taken them all)
-    if (this.config.blockTime.kind === "on-demand" && this.mempool.size === 0) return;
+    // on demand, a block only for waiting work (an earlier block may have taken it all)
+    if (this.config.blockTime.kind === "on-demand" && !this.hasWaitingWork()) return;
     this.demandDuringBlock = false;
     this.lastBlockTxs = 0;
     const run = this.produceOne().catch((err: unknown) => {
@@ -454,13 +454,26 @@ export class DevnetNode extends NodeChainBackend {
   private afterOnDemandBlock(): void {
     if (this.config.blockTime.kind !== "on-demand" || this.stopped || this.halted !== null) return;
     // transactions that came in during the block, or that the block had no room for
-    const more = this.demandDuringBlock || (this.lastBlockTxs > 0 && this.mempool.size > 0);
+    const more =
+      this.demandDuringBlock ||
+      (this.lastBlockTxs > 0 && this.mempool.size > 0) ||
+      this.chain.queuedJobResults().length > 0;
     this.demandDuringBlock = false;
     if (!more || this.gatherTimer !== null || this.demandQueued) return;
     this.gatherTimer = setTimeout(() => {
       this.gatherTimer = null;
       void this.produce();
     }, ON_DEMAND_GATHER_MS);
+  }
+
+  /** Transactions in the pool or runner results queued for delivery (`cowboy_deliverJobResult`). */
+  private hasWaitingWork(): boolean {
+    return this.mempool.size > 0 || this.chain.queuedJobResults().length > 0;
+  }
+
+  /** On demand, a queued runner result gets a block like a transaction does. */
+  protected override jobResultQueued(): void {
+    if (this.config.blockTime.kind === "on-demand") this.requestBlock();
   }
 
   private accountNonce = (sender: string): bigint =>

@@ -41,12 +41,17 @@ class Oracle:
 const CBY = 1_000_000_000n;
 
 describe.skipIf(!HAS_RUNTIME)("runner jobs over RPC", () => {
-  it("submits, reads, delivers and calls back", async () => {
+  // on demand (`--block-time auto`) a queued result must get a block of its own, like a transaction
+  const blockTimes: Array<[string, DevnetConfig["blockTime"]]> = [
+    ["every 50 ms", { kind: "interval", ms: 50 }],
+    ["on demand", { kind: "on-demand" }],
+  ];
+  it.each(blockTimes)("submits, reads, delivers and calls back (blocks %s)", async (label, blockTime) => {
     const config: DevnetConfig = {
       ...DEFAULT_DEVNET_CONFIG,
-      dataDir: dir,
+      dataDir: join(dir, label.replaceAll(" ", "-")),
       rpcPort: 0,
-      blockTime: { kind: "interval", ms: 50 },
+      blockTime,
     };
     const node = await DevnetNode.open(config, { openState: openQmdbState });
     const urls = await node.start();
