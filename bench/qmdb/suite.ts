@@ -27,7 +27,8 @@ export async function run(): Promise<Metric[]> {
     cwd: ROOT,
     stdio: "inherit",
   });
-  const driver = join(ROOT, "target", "release", "examples", "bench");
+  const target = process.env.CARGO_TARGET_DIR ?? join(ROOT, "target");
+  const driver = join(target, "release", "examples", "bench");
   const dir = mkdtempSync(join(tmpdir(), "cowboy-bench-qmdb-"));
   const out = join(dir, "qmdb.json");
   const args = ["--out", out];

@@ -39,14 +39,20 @@ from .client import (
     Receipt,
     RpcError,
     Simulation,
+    SetMember,
     Subscription,
     TransportError,
+    Validator,
+    ValidatorError,
+    ValidatorFailure,
+    ValidatorSet,
     args_from_json,
     decode_topics,
     default_deploy_salt,
     dev_account,
     encode_args,
     encode_topics,
+    parse_validator_error,
     value_from_json,
 )
 from .errors import CodecError, SignatureError
@@ -56,7 +62,8 @@ from .hd import DEVNET_MNEMONIC, derive_secret_key, mnemonic_to_seed
 from .keys import PrivateKey, recover_signer, verify_transaction
 
 __all__ = [
-    "ActorCallError", "Client", "DEVNET_MNEMONIC", "Deployed", "Event", "Receipt", "RpcError", "Simulation", "Subscription",
+    "ActorCallError", "Client", "SetMember", "Validator", "ValidatorError", "ValidatorFailure", "ValidatorSet",
+    "parse_validator_error", "DEVNET_MNEMONIC", "Deployed", "Event", "Receipt", "RpcError", "Simulation", "Subscription",
     "TransportError", "args_from_json", "decode_topics", "encode_topics", "default_deploy_salt", "derive_secret_key", "dev_account", "encode_args", "value_from_json",
     "mnemonic_to_seed",
     "AccessListEntry", "Call", "CancelTimer", "CborError", "CodecError", "Custom", "Deploy", "PrivateKey",

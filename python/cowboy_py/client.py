@@ -27,10 +27,15 @@ from .codec import (
     CancelTimer,
     Custom,
     Deploy,
+    ExitValidator,
     Publish,
+    RegisterValidator,
     ScheduleTimer,
+    SubmitEvidence,
     Transaction,
     Transfer,
+    UnjailValidator,
+    WithdrawStake,
     actor_address,
     canonicalize_source,
     decode_transaction,
@@ -259,6 +264,180 @@ class Receipt:
             contract_address=_unhex(raw["contractAddress"], "contractAddress") if raw.get("contractAddress") else None,
             raw=raw,
         )
+
+
+_UNITS_PER_CBY = 10**9
+
+
+def _cby(units: int) -> str:
+    whole, frac = divmod(units, _UNITS_PER_CBY)
+    f = str(frac).rjust(9, "0").rstrip("0")
+    return f"{whole}.{f} CBY" if f else f"{whole} CBY"
+
+
+def _small(raw: dict, key: str, path: str) -> int:
+    v = raw.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise TransportError(f"unexpected RPC response: {path}.{key} is not a non-negative integer: {v!r}")
+    return v
+
+
+def _sized(raw: dict, key: str, size: int, path: str) -> bytes:
+    b = _unhex(raw.get(key), f"{path}.{key}")
+    if len(b) != size:
+        raise TransportError(f"unexpected RPC response: {path}.{key} is {len(b)} bytes, expected {size}")
+    return b
+
+
+@dataclass
+class Validator:
+    """A validator's record (``cowboy_getValidator``): the operator ``address`` (its own stake),
+    48-byte ``bls_key``, ``stake`` in base units, ``status`` ``bonded``/``exiting``, the first
+    epoch in the set (``activation_epoch``), ``exit_height`` (0 while bonded), ``jailed_until``
+    (exclusive; 0 = not jailed), ``jail_count``, ``slashed`` (base units), ``missed`` votes."""
+    address: bytes
+    bls_key: bytes
+    stake: int
+    status: str
+    registered_height: int
+    activation_epoch: int
+    exit_height: int
+    jailed_until: int
+    jail_count: int
+    slashed: int
+    missed: int
+    raw: dict = field(repr=False)
+
+    @staticmethod
+    def parse(raw: Any, path: str = "validator") -> "Validator":
+        if not isinstance(raw, dict):
+            raise TransportError(f"unexpected RPC response: {path} is not an object: {raw!r}")
+        status = raw.get("status")
+        if status not in ("bonded", "exiting"):
+            raise TransportError(f"unexpected RPC response: {path}.status is {status!r}")
+        return Validator(
+            address=_sized(raw, "address", 20, path),
+            bls_key=_sized(raw, "blsKey", 48, path),
+            stake=_int(raw.get("stake"), f"{path}.stake"),
+            status=status,
+            registered_height=_int(raw.get("registeredHeight"), f"{path}.registeredHeight"),
+            activation_epoch=_int(raw.get("activationEpoch"), f"{path}.activationEpoch"),
+            exit_height=_int(raw.get("exitHeight"), f"{path}.exitHeight"),
+            jailed_until=_int(raw.get("jailedUntil"), f"{path}.jailedUntil"),
+            jail_count=_small(raw, "jailCount", path),
+            slashed=_int(raw.get("slashed"), f"{path}.slashed"),
+            missed=_small(raw, "missed", path),
+            raw=raw,
+        )
+
+
+@dataclass
+class SetMember:
+    """A member of an epoch's set; ``index`` is its consensus index (its position)."""
+    index: int
+    address: bytes
+    bls_key: bytes
+    stake: int
+
+
+@dataclass
+class ValidatorSet:
+    """An epoch's validator set (``cowboy_getValidators``) in consensus-index order."""
+    epoch: int
+    validators: list
+    total_stake: int
+    raw: dict = field(repr=False)
+
+    @staticmethod
+    def parse(raw: Any, path: str = "validators") -> "ValidatorSet":
+        if not isinstance(raw, dict) or not isinstance(raw.get("validators"), list):
+            raise TransportError(f"unexpected RPC response: {path} is not {{epoch, validators: [...]}}: {raw!r}")
+        members = []
+        for i, m in enumerate(raw["validators"]):
+            p = f"{path}.validators[{i}]"
+            if not isinstance(m, dict):
+                raise TransportError(f"unexpected RPC response: {p} is not an object")
+            if _small(m, "index", p) != i:
+                raise TransportError(f"unexpected RPC response: {p}.index is {m['index']}, expected {i} (index order)")
+            members.append(SetMember(i, _sized(m, "address", 20, p), _sized(m, "blsKey", 48, p),
+                                     _int(m.get("stake"), f"{p}.stake")))
+        return ValidatorSet(_int(raw.get("epoch"), f"{path}.epoch"), members, sum(m.stake for m in members), raw)
+
+
+_VALIDATOR_ERROR = re.compile(r"ERR_VALIDATOR_([A-Z_]+):\s*(.*)\Z", re.S)
+_FIXES = {
+    "BALANCE": "fund the operator account with the stake plus the fee, or stake less",
+    "ALREADY_REGISTERED": "this account is already a validator: check it with getValidator / `cowboy validator status`",
+    "KEY_IN_USE": "another validator registered this BLS key: generate a fresh one (`cowboy validator keygen`)",
+    "BAD_PROOF_OF_POSSESSION":
+        "the proof of possession must sign the BLS key for this chain id: recompute it for the node's chain",
+    "BAD_KEY": "the BLS public key must be 48 bytes",
+    "UNKNOWN_VALIDATOR": "the sender is not a validator: sign with the operator account that registered",
+    "NOT_BONDED": "the validator is already exiting; withdraw its stake once unbonded",
+    "NOT_EXITING": "exit first (exitValidator), then withdraw after the unbonding period",
+    "NOT_JAILED": "the validator is not jailed: nothing to do",
+    "BAD_EVIDENCE": "the evidence is not punishable (malformed, too old or already punished)",
+    "EVIDENCE_TOO_OLD": "the evidence is not punishable (malformed, too old or already punished)",
+    "DUPLICATE_EVIDENCE": "the evidence is not punishable (malformed, too old or already punished)",
+}
+
+
+@dataclass
+class ValidatorFailure:
+    """What a failed validator transaction's receipt error says (``ERR_VALIDATOR_<code>: …``), with the fix;
+    ``values`` holds the numbers it carries (``min_stake``, ``stake``, ``balance``, ``unbonds_at``, ``jailed_until``)."""
+    code: str
+    err_code: str
+    detail: str
+    fix: str
+    values: dict
+
+
+def parse_validator_error(text: Optional[str]) -> Optional[ValidatorFailure]:
+    """Parses a validator instruction's receipt error; None when ``text`` is not one (same fixes as the TS SDK)."""
+    if text is None:
+        return None
+    m = _VALIDATOR_ERROR.match(text.strip())
+    if not m:
+        return None
+    code, detail = m.group(1), m.group(2)
+    values: dict = {}
+
+    def num(pattern: str, *names: str) -> None:
+        r = re.search(pattern, detail)
+        if r:
+            for i, n in enumerate(names):
+                values[n] = int(r.group(i + 1))
+
+    if code == "STAKE_TOO_LOW":
+        num(r"stake ([0-9]+) is below the minimum ([0-9]+)", "stake", "min_stake")
+        fix = (f"stake at least the minimum {_cby(values['min_stake'])} ({values['min_stake']} base units)"
+               if "min_stake" in values else "stake at least the chain's minimum")
+    elif code == "STILL_UNBONDING":
+        num(r"unbonds at height ([0-9]+)", "unbonds_at")
+        fix = (f"wait until block {values['unbonds_at']}, then withdraw again" if "unbonds_at" in values
+               else "wait for the unbonding period to end, then withdraw again")
+    elif code == "STILL_JAILED":
+        num(r"jailed until height ([0-9]+)", "jailed_until")
+        fix = (f"wait until block {values['jailed_until']}, then unjail again" if "jailed_until" in values
+               else "wait for the jail to end, then unjail again")
+    else:
+        if code == "BALANCE":
+            num(r"balance ([0-9]+) < stake ([0-9]+)", "balance", "stake")
+        fix = _FIXES.get(code, "see docs/validator.md")
+    return ValidatorFailure(code, f"ERR_VALIDATOR_{code}", detail, fix, values)
+
+
+class ValidatorError(Exception):
+    """A validator transaction was included but failed. ``failure`` (a :class:`ValidatorFailure`, or None
+    for another kind of failure) says why and how to fix it; ``err_code`` is ``ERR_VALIDATOR_<code>``."""
+
+    def __init__(self, receipt: "Receipt"):
+        self.receipt = receipt
+        self.failure = parse_validator_error(receipt.error)
+        self.err_code = self.failure.err_code if self.failure else "ERR_VALIDATOR_TX_FAILED"
+        super().__init__(f"{self.failure.detail} ({self.failure.fix})" if self.failure else
+                         f"transaction 0x{receipt.transaction_hash.hex()} failed: {receipt.error or receipt.status}")
 
 
 @dataclass
@@ -504,6 +683,17 @@ class Client:
     def get_timers(self, actor: Address) -> list:
         return self.request("cowboy_getTimers", [_hex(_addr(actor))])
 
+    def get_validators(self, epoch: Optional[int] = None) -> ValidatorSet:
+        """The validator set of ``epoch`` (default: the next block's epoch) in consensus-index order with the
+        members' stakes; empty when the node keeps no set for that epoch."""
+        return ValidatorSet.parse(self.request("cowboy_getValidators", [] if epoch is None else [_q(epoch)]),
+                                  "cowboy_getValidators")
+
+    def get_validator(self, address: Address) -> Optional[Validator]:
+        """A validator's record in the head state, or None if ``address`` is not registered."""
+        raw = self.request("cowboy_getValidator", [_hex(_addr(address))])
+        return None if raw is None else Validator.parse(raw, "cowboy_getValidator")
+
     def faucet(self, address: Address, amount: Optional[int] = None) -> bytes:
         params = [_hex(_addr(address))] + ([] if amount is None else [_q(amount)])
         return _unhex(self.request("cowboy_faucet", params), "hash")
@@ -642,6 +832,35 @@ class Client:
 
     def custom(self, key: PrivateKey, sub_type: int, payload: bytes, **kw: Any) -> Receipt:
         return self.send_transaction(key, Custom(sub_type, payload), **kw)
+
+    def _validator_tx(self, key: PrivateKey, instruction: Any, kw: dict) -> Union[Receipt, bytes]:
+        result = self.send_transaction(key, instruction, **kw)
+        if isinstance(result, Receipt) and result.status != "success":
+            raise ValidatorError(result)
+        return result
+
+    def register_validator(self, key: PrivateKey, bls_key: bytes, proof_of_possession: bytes, stake: int,
+                           **kw: Any) -> Receipt:
+        """Registers ``key``'s account as a validator with ``stake`` base units of its balance, BLS public key
+        ``bls_key`` (48 bytes) and its proof of possession for this chain (96 bytes); in the set from the next
+        epoch. Waits and raises :class:`ValidatorError` (with the fix) when the chain refuses it."""
+        return self._validator_tx(key, RegisterValidator(bytes(bls_key), bytes(proof_of_possession), stake), kw)
+
+    def exit_validator(self, key: PrivateKey, **kw: Any) -> Receipt:
+        """Starts unbonding ``key``'s validator (out of the set from the next epoch)."""
+        return self._validator_tx(key, ExitValidator(), kw)
+
+    def withdraw_stake(self, key: PrivateKey, **kw: Any) -> Receipt:
+        """Returns the stake of ``key``'s validator once it has unbonded."""
+        return self._validator_tx(key, WithdrawStake(), kw)
+
+    def unjail_validator(self, key: PrivateKey, **kw: Any) -> Receipt:
+        """Releases ``key``'s validator after its jail (back in the set from the next epoch)."""
+        return self._validator_tx(key, UnjailValidator(), kw)
+
+    def submit_evidence(self, key: PrivateKey, evidence: bytes, **kw: Any) -> Receipt:
+        """Submits equivocation evidence (``encodeEvidence`` bytes); anyone may."""
+        return self._validator_tx(key, SubmitEvidence(bytes(evidence)), kw)
 
 
 _CODE = re.compile(r"(ERR_[A-Z0-9_]+): ?(.*)\Z", re.S)

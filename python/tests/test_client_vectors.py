@@ -13,11 +13,16 @@ from cowboy_py import (
     CancelTimer,
     Custom,
     Deploy,
+    ExitValidator,
     PrivateKey,
     Publish,
+    RegisterValidator,
     ScheduleTimer,
+    SubmitEvidence,
     Transaction,
     Transfer,
+    UnjailValidator,
+    WithdrawStake,
     args_from_json,
     canonicalize_source,
     default_deploy_salt,
@@ -52,6 +57,16 @@ def instruction(case):
         return CancelTimer(unhex(i["actor"]), unhex(i["timerId"]))
     if kind == "custom":
         return Custom(i["subType"], unhex(i["payload"]))
+    if kind == "registerValidator":
+        return RegisterValidator(unhex(i["blsKey"]), unhex(i["proofOfPossession"]), int(i["stake"]))
+    if kind == "exitValidator":
+        return ExitValidator()
+    if kind == "withdrawStake":
+        return WithdrawStake()
+    if kind == "unjailValidator":
+        return UnjailValidator()
+    if kind == "submitEvidence":
+        return SubmitEvidence(unhex(i["evidence"]))
     return Publish(i["name"], int(i["version"]), canonicalize_source(i["source"]))
 
 

@@ -320,6 +320,71 @@ pub fn collect_logs(info: &Info, signed: impl IntoIterator<Item = SignedDealerLo
     logs
 }
 
+/// What an authenticated dealer log reports (see [`check_log`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogSummary {
+    /// The dealer that signed the log (not yet checked against the ceremony's dealers).
+    pub dealer: PublicKey,
+    /// Players that acknowledged their dealing, in key order.
+    pub acks: Vec<PublicKey>,
+    /// Players whose dealing the log reveals (no acknowledgement), in key order.
+    pub reveals: Vec<PublicKey>,
+    /// The dealer gave up: more players than tolerated did not acknowledge, so
+    /// the log carries no results and can never be used.
+    pub too_many_reveals: bool,
+}
+
+/// Authenticates one signed dealer log against `info` (the dealer's signature
+/// over this ceremony's transcript and the log) and summarises it; `None` if
+/// the signature does not verify. The dealings themselves are checked only
+/// when the logs are used ([`finalize_player`], [`observe`]).
+pub fn check_log(info: &Info, signed: SignedDealerLog) -> Option<LogSummary> {
+    let (dealer, log) = signed.check(info)?;
+    let keys = |set: &Set<cbls::PublicKey>| -> Vec<PublicKey> {
+        set.iter()
+            .cloned()
+            .map(PublicKey::from_commonware)
+            .collect()
+    };
+    let (acks, reveals, too_many_reveals) = match log.summary() {
+        fd::DealerLogSummary::TooManyReveals => (Vec::new(), Vec::new(), true),
+        fd::DealerLogSummary::Ok { acks, reveals } => (keys(&acks), keys(&reveals), false),
+    };
+    Some(LogSummary {
+        dealer: PublicKey::from_commonware(dealer),
+        acks,
+        reveals,
+        too_many_reveals,
+    })
+}
+
+/// Domain tag of [`derive_randomness`].
+pub const DERIVED_RANDOMNESS_DST: &[u8] = b"cowboy-v1/dkg-derived-randomness";
+
+/// 32 secret bytes for ceremony `round` on `chain_id`, derived from a
+/// participant's own secret key and a `purpose` label (e.g. `b"deal"`,
+/// `b"finalize"`): `SHA-256(DST ‖ secret ‖ chain_id:u64 BE ‖ round:u64 BE ‖
+/// len(purpose):u32 BE ‖ purpose)`. Deterministic, so a dealer that restarts
+/// mid-ceremony deals exactly the same polynomial again (it never sends two
+/// different dealings in one ceremony), and unpredictable to anyone without
+/// the key. Safe because ceremony numbers are never reused (see [`info`]).
+pub fn derive_randomness(
+    secret: &PrivateKey,
+    chain_id: u64,
+    round: u64,
+    purpose: &[u8],
+) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(DERIVED_RANDOMNESS_DST);
+    h.update(secret.to_bytes());
+    h.update(chain_id.to_be_bytes());
+    h.update(round.to_be_bytes());
+    h.update((purpose.len() as u32).to_be_bytes());
+    h.update(purpose);
+    h.finalize().into()
+}
+
 /// Domain tag of [`seeded_rng`].
 pub const RNG_SEED_DST: &[u8] = b"cowboy-v1/dkg-rng";
 
@@ -340,4 +405,54 @@ pub fn seeded_rng(seed: &[u8]) -> Result<rand_chacha::ChaCha20Rng> {
     h.update(RNG_SEED_DST);
     h.update(seed);
     Ok(rand_chacha::ChaCha20Rng::from_seed(h.finalize().into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(b: u8) -> PrivateKey {
+        PrivateKey::from_ikm(&[b; 32]).unwrap()
+    }
+
+    #[test]
+    fn derived_randomness_is_bound_to_key_chain_round_and_purpose() {
+        let base = derive_randomness(&key(1), 7, 3, b"deal");
+        assert_eq!(base, derive_randomness(&key(1), 7, 3, b"deal"));
+        assert_ne!(base, derive_randomness(&key(2), 7, 3, b"deal"));
+        assert_ne!(base, derive_randomness(&key(1), 8, 3, b"deal"));
+        assert_ne!(base, derive_randomness(&key(1), 7, 4, b"deal"));
+        assert_ne!(base, derive_randomness(&key(1), 7, 3, b"finalize"));
+    }
+
+    #[test]
+    fn check_log_summarises_acks_and_reveals_and_rejects_foreign_rounds() {
+        let keys: Vec<PrivateKey> = (1..=4).map(key).collect();
+        let pks: Vec<PublicKey> = keys.iter().map(PrivateKey::public_key).collect();
+        let info = info(7, 1, None, &pks, &pks).unwrap();
+        let mut rng = seeded_rng(&[9; 32]).unwrap();
+        let (mut dealer, public, private) = start_dealer(&mut rng, &info, &keys[0], None).unwrap();
+        // Three of four players acknowledge; the last is revealed.
+        let mut acked = Vec::new();
+        for (player, msg) in private.into_iter().take(3) {
+            let sk = keys.iter().find(|k| k.public_key() == player).unwrap();
+            let mut p = new_player(&info, sk).unwrap();
+            let ack = receive_dealing(&mut p, &keys[0].public_key(), public.clone(), msg)
+                .unwrap()
+                .unwrap();
+            receive_ack(&mut dealer, &player, ack).unwrap();
+            acked.push(player);
+        }
+        let signed = finalize_dealer(dealer);
+        let bytes = encode_message(&signed);
+        let summary = check_log(&info, decode_signed_dealer_log(&bytes).unwrap()).unwrap();
+        assert_eq!(summary.dealer, keys[0].public_key());
+        assert!(!summary.too_many_reveals);
+        acked.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        assert_eq!(summary.acks, acked);
+        assert_eq!(summary.reveals.len(), 1);
+        // The same log does not authenticate in another ceremony.
+        let other = super::info(7, 2, None, &pks, &pks).unwrap();
+        assert!(check_log(&other, decode_signed_dealer_log(&bytes).unwrap()).is_none());
+    }
 }

@@ -2,8 +2,10 @@
 //! crate to JavaScript; keep this file a thin list of modules.
 
 mod bls;
+mod dkg;
 pub mod codec;
 pub mod pvm;
 mod runtime;
 mod state;
+mod stf;
 mod testing;

@@ -106,7 +106,7 @@ fn freeze_const(v: &Value, t: &mut Interner) -> Option<FConst> {
         Value::Int(i) => FConst::Int(*i),
         Value::BigInt(b) => FConst::Big((**b).clone()),
         Value::Float(f) => FConst::Float(*f),
-        Value::Str(s) => FConst::Str(s.s.clone()),
+        Value::Str(s) => FConst::Str(Box::from(&*s.s)),
         Value::Bytes(b) => FConst::Bytes(b.b.clone()),
         Value::Ellipsis => FConst::Ellipsis,
         Value::Tuple(tu) => FConst::Tuple(

@@ -152,8 +152,11 @@ impl StrBuf {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             StrRepr::Inline { len, buf } => {
-                // Only ever filled from a whole `&str` of `len` bytes, so this cannot fail.
-                std::str::from_utf8(&buf[..*len as usize]).unwrap_or_default()
+                let bytes = &buf[..*len as usize];
+                // SAFETY: an inline buffer is only ever filled (in `StrBuf::inline`, the sole
+                // constructor of `StrRepr::Inline`) by copying a whole `&str` of exactly `len`
+                // bytes, and is never mutated afterwards, so `bytes` is valid UTF-8.
+                unsafe { std::str::from_utf8_unchecked(bytes) }
             }
             StrRepr::Heap(b) => b,
         }

@@ -181,6 +181,8 @@ pub struct Db {
     /// Reused frame and offset buffers of `commit`.
     frame_buf: Vec<u8>,
     rel_buf: Vec<u64>,
+    /// Cleared undo buffers of the last record that left the window, reused by `commit`.
+    spare: (Vec<(IKey, Option<u64>)>, HashMap<u64, Chunk>),
 }
 
 impl Drop for Db {
@@ -253,6 +255,7 @@ impl Db {
                     poisoned: false,
                     frame_buf: Vec::new(),
                     rel_buf: Vec::new(),
+                    spare: Default::default(),
                 });
             }
         }
@@ -321,6 +324,7 @@ impl Db {
             poisoned: false,
             frame_buf: Vec::new(),
             rel_buf: Vec::new(),
+            spare: Default::default(),
         })
     }
 
@@ -364,6 +368,7 @@ impl Db {
         }
         self.frame_buf = Vec::new();
         self.rel_buf = Vec::new();
+        self.spare = Default::default();
         self.lock = None;
         written
     }
@@ -736,8 +741,14 @@ impl Db {
             }
         }
         // 4 + 5. emit and apply operations in key order.
-        let mut rec = Record::default();
+        let (undo_keys, undo_chunks) = std::mem::take(&mut self.spare);
+        let mut rec = Record {
+            undo_keys,
+            undo_chunks,
+            ..Record::default()
+        };
         rec.undo_keys.reserve(effective.len() * 2 + touched.len());
+        rec.undo_chunks.reserve(effective.len() * 2 + touched.len());
         let mut frame = std::mem::take(&mut self.frame_buf);
         Log::reset_frame(&mut frame);
         let mut rel = std::mem::take(&mut self.rel_buf);
@@ -898,9 +909,17 @@ impl Db {
         while self.records.len() as u64 > self.cfg.history {
             self.records.pop_front();
         }
-        // The oldest retained version is never rolled back past: its undo data is dead.
+        // The oldest retained version is never rolled back past: its undo data is dead. Its
+        // buffers are kept for the next commit's record (no large allocation per block).
         if let Some(front) = self.records.front_mut() {
+            let mut keys = std::mem::take(&mut front.undo_keys);
+            let mut chunks = std::mem::take(&mut front.undo_chunks);
             front.forget_undo();
+            keys.clear();
+            chunks.clear();
+            if keys.capacity() >= self.spare.0.capacity() {
+                self.spare = (keys, chunks);
+            }
         }
     }
 
@@ -1299,8 +1318,7 @@ impl Loaded {
         if set != d.index.len() as u64 {
             return Ok(None);
         }
-        if d
-            .index
+        if d.index
             .iter()
             .any(|&(_, loc)| loc < d.floor || loc >= leaves || !bitmap.get(loc))
         {
@@ -1575,7 +1593,14 @@ mod tests {
             write_rewind_marker(&db.dir, version, n, cut).unwrap();
         }
         if stage == 2 {
-            let later: Vec<u64> = db.log.raw().2.iter().map(|s| s.0).filter(|&s| s > cut.0).collect();
+            let later: Vec<u64> = db
+                .log
+                .raw()
+                .2
+                .iter()
+                .map(|s| s.0)
+                .filter(|&s| s > cut.0)
+                .collect();
             if let Some(&s) = later.last() {
                 fs::remove_file(db.dir.join(format!("{s:020}.seg"))).unwrap();
             }
@@ -1620,7 +1645,10 @@ mod tests {
         let roots = fill(&mut db);
         for target in [5u64, 2, 2, 0] {
             if target < db.oldest_version() {
-                assert!(matches!(db.rewind(target), Err(Error::VersionUnavailable { .. })));
+                assert!(matches!(
+                    db.rewind(target),
+                    Err(Error::VersionUnavailable { .. })
+                ));
                 continue;
             }
             let info = db.rewind(target).unwrap();
@@ -1628,7 +1656,10 @@ mod tests {
             assert_eq!(db.version(), target);
             for k in [&b"key1"[..], b"key7", b"nope"] {
                 let p = db.prove(k).unwrap();
-                assert_eq!(p.verify(&db.root(), k).unwrap(), db.get_committed(k).unwrap());
+                assert_eq!(
+                    p.verify(&db.root(), k).unwrap(),
+                    db.get_committed(k).unwrap()
+                );
             }
         }
         // replaying the same blocks from version 0 reaches the same roots again
@@ -1651,8 +1682,14 @@ mod tests {
         .unwrap();
         fill(&mut db);
         assert_eq!(db.oldest_version(), 5);
-        assert!(matches!(db.rewind(4), Err(Error::VersionUnavailable { .. })));
-        assert!(matches!(db.rewind(7), Err(Error::VersionUnavailable { .. })));
+        assert!(matches!(
+            db.rewind(4),
+            Err(Error::VersionUnavailable { .. })
+        ));
+        assert!(matches!(
+            db.rewind(7),
+            Err(Error::VersionUnavailable { .. })
+        ));
         assert_eq!(db.rewind(5).unwrap().version, 5);
         db.close().unwrap();
         assert!(matches!(db.rewind(5), Err(Error::Closed)));

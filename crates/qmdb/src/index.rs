@@ -178,11 +178,7 @@ impl KeyIndex {
     /// Builds the index from `(key, location)` pairs in strictly ascending key order, with
     /// `loc_slot` covering `[base, end)`. Links are exact. `None` if the order is violated or
     /// a location is outside `[base, end)`.
-    pub fn from_sorted(
-        items: Vec<(IKey, u64)>,
-        base: u64,
-        end: u64,
-    ) -> Option<KeyIndex> {
+    pub fn from_sorted(items: Vec<(IKey, u64)>, base: u64, end: u64) -> Option<KeyIndex> {
         let mut ix = KeyIndex::new(base);
         ix.loc_slot = vec![NO_SLOT; (end - base) as usize];
         ix.entries.reserve(items.len());
@@ -192,7 +188,10 @@ impl KeyIndex {
             if loc < base || loc >= end {
                 return None;
             }
-            if tree_items.last().is_some_and(|(p, _): &(IKey, u32)| *p >= key) {
+            if tree_items
+                .last()
+                .is_some_and(|(p, _): &(IKey, u32)| *p >= key)
+            {
                 return None;
             }
             let slot = i as u32;
@@ -387,7 +386,8 @@ mod tests {
             let s = ix.slot(k).unwrap();
             assert_eq!(ix.succ_key(s).as_slice(), &keys[(i + 1) % keys.len()][..]);
         }
-        let listed: Vec<(Vec<u8>, u64)> = ix.iter().map(|(k, l)| (k.as_slice().to_vec(), l)).collect();
+        let listed: Vec<(Vec<u8>, u64)> =
+            ix.iter().map(|(k, l)| (k.as_slice().to_vec(), l)).collect();
         let want: Vec<(Vec<u8>, u64)> = model.iter().map(|(k, l)| (k.clone(), *l)).collect();
         assert_eq!(listed, want);
     }
@@ -423,7 +423,9 @@ mod tests {
         )
         .unwrap();
         check(&rebuilt, &model);
-        assert!(KeyIndex::from_sorted(vec![(IKey::new(b"b"), 1), (IKey::new(b"a"), 2)], 0, 3).is_none());
+        assert!(
+            KeyIndex::from_sorted(vec![(IKey::new(b"b"), 1), (IKey::new(b"a"), 2)], 0, 3).is_none()
+        );
     }
 
     #[test]

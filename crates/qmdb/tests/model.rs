@@ -171,7 +171,10 @@ fn run(seed: u64, steps: usize, cfg: Config) {
                 let target = oldest + h.rng.below(latest - oldest + 1);
                 let info = db.rewind(target).unwrap();
                 assert_eq!(info.version, target);
-                assert_eq!(info.root, h.versions[target as usize].1, "root after rewind");
+                assert_eq!(
+                    info.root, h.versions[target as usize].1,
+                    "root after rewind"
+                );
                 assert_eq!(db.version(), target);
                 assert_eq!(db.root(), info.root);
                 assert_eq!(db.pending_len(), 0);

@@ -9,9 +9,6 @@ use cowboy_qmdb::{Config, Db};
 use cowboy_runtime::{ExecContext, ExecKind, ExecRequest, execute};
 use std::time::{Duration, Instant};
 
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const COUNTER: &str = "from cowboy_sdk import actor
 
 @actor

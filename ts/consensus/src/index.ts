@@ -1,4 +1,5 @@
 export * from "./bls-scheme.ts";
+export * from "./dkg/index.ts";
 export * from "./journal.ts";
 export * from "./leader.ts";
 export * from "./scheme.ts";

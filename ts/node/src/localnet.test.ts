@@ -21,6 +21,7 @@ describe("cowboy localnet options", () => {
     const o = parseLocalnetArgs(["--validators", "7", "--rpc-port", "0", "--block-time", "250", "--reset"]);
     expect(o).toMatchObject({ validators: 7, rpcPort: 0, blockTimeMs: 250, reset: true });
     expect(parseLocalnetArgs(["--help"])).toBe("help");
+    expect(parseLocalnetArgs(["--epoch-blocks", "10"])).toMatchObject({ epochBlocks: 10 });
     expect(() => parseLocalnetArgs(["--validators", "0"])).toThrow(/--validators/);
     expect(() => parseLocalnetArgs(["--validators"])).toThrow(/--validators/);
     expect(() => parseLocalnetArgs(["--frobnicate"])).toThrow(/unknown option/);

@@ -252,6 +252,7 @@ one shared chain; prints each validator's JSON-RPC URL. Ctrl-C stops them all.
   --p2p-port PORT       validator i listens (QUIC/UDP) on PORT+i (default 30300)
   --block-time MS       pacing: one view every MS ms (default 1000; 0 = as fast as possible)
   --chain-id N          chain id of a new localnet (default 7778)
+  --epoch-blocks N      blocks per validator-set epoch of a new localnet (default 3600)
   --log-level L         validator log level (default info); logs go to <dir>/v<i>/validator.log
 `;
 
@@ -297,6 +298,10 @@ export function parseLocalnetArgs(argv: readonly string[]): (LocalnetOptions & {
         break;
       case "--chain-id":
         o.chainId = BigInt(int(v, a, 1, 2 ** 31 - 1));
+        i++;
+        break;
+      case "--epoch-blocks":
+        o.epochBlocks = int(v, a, 1, 1_000_000);
         i++;
         break;
       case "--log-level":

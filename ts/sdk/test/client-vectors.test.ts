@@ -111,6 +111,31 @@ const CASES: Case[] = [
     nonce: 5,
     instruction: { kind: "publishLibrary", name: "mylib", version: "2", source: "X = 1\n" },
   },
+  {
+    name: "register a validator",
+    path: "m/44'/60'/0'/0/5",
+    nonce: 0,
+    instruction: {
+      kind: "registerValidator",
+      blsKey: `0x${"a1".repeat(48)}`,
+      proofOfPossession: `0x${"b2".repeat(96)}`,
+      stake: "12000000000000",
+    },
+  },
+  { name: "exit a validator", path: "m/44'/60'/0'/0/5", nonce: 1, instruction: { kind: "exitValidator" } },
+  { name: "withdraw stake", path: "m/44'/60'/0'/0/5", nonce: 2, instruction: { kind: "withdrawStake" } },
+  {
+    name: "unjail a validator",
+    path: "m/44'/60'/0'/0/5",
+    nonce: 3,
+    instruction: { kind: "unjailValidator" },
+  },
+  {
+    name: "submit evidence",
+    path: "m/44'/60'/0'/0/4",
+    nonce: 9,
+    instruction: { kind: "submitEvidence", evidence: "0x0102030405" },
+  },
 ];
 
 const CHAIN_ID = 7777n;
@@ -161,6 +186,19 @@ function instructionOf(c: Case, from: Uint8Array): Instruction {
       };
     case "custom":
       return { kind: "custom", subType: i.subType as number, payload: fromHex(i.payload as string) };
+    case "registerValidator":
+      return {
+        kind: "registerValidator",
+        blsKey: fromHex(i.blsKey as string),
+        proofOfPossession: fromHex(i.proofOfPossession as string),
+        stake: BigInt(i.stake as string),
+      };
+    case "exitValidator":
+    case "withdrawStake":
+    case "unjailValidator":
+      return { kind: i.kind };
+    case "submitEvidence":
+      return { kind: "submitEvidence", evidence: fromHex(i.evidence as string) };
     default:
       void from;
       return {

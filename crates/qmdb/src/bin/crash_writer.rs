@@ -5,7 +5,8 @@
 //!
 //! With a fifth argument `rewind`, every version `v` with `workload::has_junk(v)` is first
 //! committed as a junk block (printed `junk <v> <root>`) and rewound (`rewound <v-1> <root>`)
-//! before the real block; a store found at a junk head on open is rewound first.
+//! before the real block; a store found at a junk head on open is rewound first (printed
+//! `reverted <v-1> <root>`; the junk block is then committed and rewound again).
 
 #[path = "../../tests/common/workload.rs"]
 #[allow(dead_code)]
@@ -31,8 +32,13 @@ fn main() {
     };
     let mut out = std::io::stdout().lock();
     let mut say = |tag: &str, info: cowboy_qmdb::CommitInfo| {
-        writeln!(out, "{tag}{} {}", info.version, cowboy_qmdb::to_hex(&info.root))
-            .expect("stdout");
+        writeln!(
+            out,
+            "{tag}{} {}",
+            info.version,
+            cowboy_qmdb::to_hex(&info.root)
+        )
+        .expect("stdout");
         out.flush().expect("stdout");
     };
     say("opened ", db.commit_info(db.version()).expect("latest"));
@@ -43,7 +49,7 @@ fn main() {
             .is_some()
     {
         let info = db.rewind(db.version() - 1).expect("rewind");
-        say("rewound ", info);
+        say("reverted ", info);
     }
     while db.version() < last {
         let v = db.version() + 1;

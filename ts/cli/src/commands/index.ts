@@ -8,6 +8,7 @@ import { registerLocalnet } from "./localnet.ts";
 import { registerPvm } from "./pvm.ts";
 import { registerTest } from "./test.ts";
 import { registerTx } from "./tx.ts";
+import { registerValidator } from "./validator.ts";
 
 /** Every command family of the CLI, in the order `cowboy --help` lists them. */
 const families: ReadonlyArray<(program: Command) => void> = [
@@ -18,6 +19,7 @@ const families: ReadonlyArray<(program: Command) => void> = [
   registerDevnet,
   registerLocalnet,
   registerTx,
+  registerValidator,
   registerKeys,
   registerPvm,
 ];

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { type Block, type BlockHeader, blockHash, toHex } from "@cowboy/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { addrA, addrB, addrC, CHAIN_ID, keyA, keyB, PROPOSER, transfer } from "../../test/stf-helpers.ts";
-import { openChain } from "../stf/open.ts";
 import { UNITS_PER_CBY } from "../params.ts";
+import { openChain } from "../stf/open.ts";
 import { QmdbState } from "./qmdb.ts";
 
 const dirs: string[] = [];

@@ -64,10 +64,8 @@ describe("consensus block", () => {
     expect(participantsOf(cb)).toBeUndefined();
     const d = consensusDigest(withCert);
     expect(consensusDigest(cb)).not.toBe(d);
-    const fewer = {
-      ...withCert,
-      parentCertificate: { ...withCert.parentCertificate!, signers: Uint8Array.of(0b11) },
-    };
+    const pc = withCert.parentCertificate as NonNullable<ConsensusBlock["parentCertificate"]>;
+    const fewer = { ...withCert, parentCertificate: { ...pc, signers: Uint8Array.of(0b11) } };
     expect(consensusDigest(fewer)).not.toBe(d);
     // a legacy v1 block (old finalized.log lines) decodes and keeps its v1 digest
     const v1 = encodeConsensusBlock({ ...cb, version: 1 });

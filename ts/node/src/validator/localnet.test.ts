@@ -6,13 +6,19 @@
  * killed the others keep finalizing; restarted, it syncs the blocks it missed (re-executing
  * them) and rejoins; with two down finality halts (no fork) and resumes once they return.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encodeTransaction, signTransaction, toHex, zeroSignature } from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "../devnet/accounts.ts";
-import { DEFAULT_LOCALNET, planLocalnet, spawnValidator, type ValidatorProcess } from "../localnet.ts";
+import {
+  DEFAULT_LOCALNET,
+  localnetValidatorAddresses,
+  planLocalnet,
+  spawnValidator,
+  type ValidatorProcess,
+} from "../localnet.ts";
 
 const N = 4;
 const dir = mkdtempSync(join(tmpdir(), "cowboy-localnet-"));
@@ -50,6 +56,9 @@ async function waitFor(what: string, cond: () => Promise<boolean>, timeoutMs = 4
 const logs: string[][] = Array.from({ length: N }, () => []);
 async function start(i: number): Promise<{ syncedTo: number }> {
   const p = spawnValidator(i, paths[i] as string, (line) => {
+    // COWBOY_TEST_LOGS=DIR keeps every validator's log lines for debugging
+    if (process.env.COWBOY_TEST_LOGS)
+      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `v${i}.log`), `${line}\n`);
     const l = logs[i] as string[];
     l.push(line);
     if (l.length > 200) l.shift();
@@ -183,6 +192,12 @@ describe("localnet: four validator processes run one chain", () => {
       (await Promise.all([0, 1, 2].map(height))).every((h) => h >= h1 + 5),
     );
     const h2 = Math.min(...(await Promise.all([0, 1, 2].map(height))));
+    // downtime accounting: blocks carry their parent's certificate, whose signers are the
+    // `participants` of the state transition; validator 3's votes are missing from every one
+    const record = (await rpc(urls[0] as string, "cowboy_getValidator", [
+      toHex(localnetValidatorAddresses(N)[3] as Uint8Array),
+    ])) as { missed: number };
+    expect(record.missed).toBeGreaterThanOrEqual(4);
     await start(3);
     // it re-executes what it missed (block sync or the voter's fetching) and keeps up
     await waitFor("validator 3 past the blocks it missed", async () => (await height(3)) >= h2 + 3);

@@ -69,6 +69,12 @@ export class ValidatorMetrics {
     ),
   );
 
+  constructor() {
+    // series that may stay at zero for a long time are exposed from the start
+    for (const c of [this.nullifications, this.proposals, this.equivocations, this.evidenceSubmitted])
+      c.inc(0);
+  }
+
   /** The voter's hooks. */
   readonly voter: VoterMetrics = {
     onView: (view) => this.view.set(view),

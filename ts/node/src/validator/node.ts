@@ -110,7 +110,7 @@ export class ValidatorNode extends NodeChainBackend {
   /** the validator's Prometheus series */
   readonly metrics = new ValidatorMetrics();
   private readonly scheme: BlsScheme;
-  private crypto: ValidatorCrypto | null = null;
+  private readonly crypto: ValidatorCrypto;
   /** equivocation evidence known here, by `epoch:view:signer` */
   private readonly evidence = new Map<
     string,
@@ -141,6 +141,7 @@ export class ValidatorNode extends NodeChainBackend {
       signer: config.signer,
     });
     const scheme = this.scheme;
+    this.crypto = nativeValidatorCrypto(config.genesis.chainId);
     this.app = new ChainApplication(
       {
         dataDir: config.dataDir,
@@ -235,7 +236,6 @@ export class ValidatorNode extends NodeChainBackend {
   async start(): Promise<{ http: string; ws: string }> {
     const c = this.config;
     const scheme = this.scheme;
-    this.crypto = nativeValidatorCrypto(c.genesis.chainId);
     const log = this.log;
     const p2pLogger =
       log === null
@@ -407,7 +407,7 @@ export class ValidatorNode extends NodeChainBackend {
     const keys = this.setKeys(ev.epoch);
     const crypto = this.crypto;
     const pk = keys?.[ev.signer];
-    if (keys === null || pk === undefined || crypto === null) return false;
+    if (keys === null || pk === undefined) return false;
     return [ev.a, ev.b].every((s) => {
       if (s.signers === undefined)
         return crypto.verifyVote(pk, s.kind, ev.epoch, ev.view, s.height, s.block, s.signature);
@@ -421,7 +421,7 @@ export class ValidatorNode extends NodeChainBackend {
   }
 
   /** Evidence gossip: verified evidence is accepted (and relayed); invalid bytes penalize the sender. */
-  private onEvidenceGossip(bytes: Uint8Array): "accept" | "ignore" | "reject" {
+  onEvidenceGossip(bytes: Uint8Array): "accept" | "ignore" | "reject" {
     let ev: Evidence;
     try {
       ev = decodeEvidence(bytes);

@@ -9,5 +9,6 @@ export * from "./hex.ts";
 export * from "./public.ts";
 export * from "./state-keys.ts";
 export * from "./transport.ts";
+export * from "./validators.ts";
 export * from "./values.ts";
 export * from "./wallet.ts";

@@ -39,6 +39,7 @@ import {
   type Transport,
   transportFor,
 } from "./transport.ts";
+import { parseValidator, parseValidatorSet, type RpcValidator, type RpcValidatorSet } from "./validators.ts";
 
 /** The RPC form of a block selector. */
 export function blockTagParam(tag: BlockTag): string {
@@ -341,6 +342,21 @@ export class PublicClient {
     const raw = await this.request("cowboy_getTimers", [toData(actor)]);
     if (!Array.isArray(raw)) throw new ResponseShapeError("cowboy_getTimers", "expected an array");
     return raw.map((t, i) => parseTimer(t, `cowboy_getTimers[${i}]`));
+  }
+
+  /**
+   * The validator set of `epoch` (default: the next block's epoch) in consensus-index order,
+   * with the members' stakes; empty when the node keeps no set for that epoch.
+   */
+  async getValidators(epoch?: bigint | number): Promise<RpcValidatorSet> {
+    const params = epoch === undefined ? [] : [toQuantity(epoch)];
+    return parseValidatorSet(await this.request("cowboy_getValidators", params), "cowboy_getValidators");
+  }
+
+  /** A validator's record in the head state (stake, status, activation epoch, jail, slashing); null if not registered. */
+  async getValidator(address: Address): Promise<RpcValidator | null> {
+    const raw = await this.request("cowboy_getValidator", [toData(address)]);
+    return raw === null ? null : parseValidator(raw, "cowboy_getValidator");
   }
 
   /** Submits signed transaction bytes; resolves to the transaction hash. */

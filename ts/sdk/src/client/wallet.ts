@@ -210,6 +210,39 @@ export class WalletClient extends PublicClient {
     return this.sendInstruction({ kind: "publishLibrary", name, version, source: src }, overrides);
   }
 
+  /**
+   * Registers this account as a validator with `stake` base units of its own balance, BLS
+   * public key `blsKey` (48 bytes) and its proof of possession for this chain (96 bytes);
+   * in the set from the next epoch. A failure is in the receipt (`checkValidatorReceipt`).
+   */
+  registerValidator(
+    registration: { blsKey: Uint8Array; proofOfPossession: Uint8Array; stake: bigint },
+    overrides?: TxOverrides,
+  ): Promise<SentTransaction> {
+    const { blsKey, proofOfPossession, stake } = registration;
+    return this.sendInstruction({ kind: "registerValidator", blsKey, proofOfPossession, stake }, overrides);
+  }
+
+  /** Starts unbonding this account's validator (out of the set from the next epoch). */
+  exitValidator(overrides?: TxOverrides): Promise<SentTransaction> {
+    return this.sendInstruction({ kind: "exitValidator" }, overrides);
+  }
+
+  /** Takes this account's stake back once its validator has unbonded. */
+  withdrawStake(overrides?: TxOverrides): Promise<SentTransaction> {
+    return this.sendInstruction({ kind: "withdrawStake" }, overrides);
+  }
+
+  /** Releases this account's validator after its jail (back in the set from the next epoch). */
+  unjailValidator(overrides?: TxOverrides): Promise<SentTransaction> {
+    return this.sendInstruction({ kind: "unjailValidator" }, overrides);
+  }
+
+  /** Submits equivocation evidence (`encodeEvidence` bytes of @cowboy/consensus); anyone may. */
+  submitEvidence(evidence: Uint8Array, overrides?: TxOverrides): Promise<SentTransaction> {
+    return this.sendInstruction({ kind: "submitEvidence", evidence }, overrides);
+  }
+
   /** Sends a custom instruction. */
   custom(subType: number, payload: Uint8Array, overrides?: TxOverrides): Promise<SentTransaction> {
     return this.sendInstruction({ kind: "custom", subType, payload }, overrides);

@@ -1,0 +1,3 @@
+export * from "./ceremony.ts";
+export * from "./info.ts";
+export * from "./logs.ts";

@@ -1,0 +1,445 @@
+import { createHash, randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  agreedLogs,
+  BlsScheme,
+  DkgCeremony,
+  DkgError,
+  DkgInfo,
+  type DkgResult,
+  type DkgTransport,
+  loadNative,
+  quorum,
+  shareIndexOf,
+} from "../src/index.ts";
+
+const x = loadNative();
+const CHAIN = 42n;
+
+const sha = (s: string): Buffer => createHash("sha256").update(s).digest();
+/** Secret keys named by a tag (deterministic). */
+const sk = (tag: string): Buffer => x.blsKeygen(sha(`dkg-test|${tag}`));
+const pk = (secret: Buffer): Buffer => x.blsPublicKey(secret);
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+
+type Kind = "public" | "dealing" | "ack";
+interface Envelope {
+  readonly kind: Kind;
+  readonly from: Buffer;
+  readonly to: Buffer;
+  readonly bytes: Uint8Array;
+}
+/** Rewrites (or drops, with null) a message in flight. */
+type Tamper = (m: Envelope) => Uint8Array | null;
+
+interface RunOptions {
+  readonly round: bigint;
+  readonly dealers: readonly Buffer[];
+  readonly players: readonly Buffer[];
+  readonly previous?: { readonly output: Buffer; readonly shares: ReadonlyMap<string, Buffer> } | null;
+  readonly tamper?: Tamper;
+  /** dealers that never publish a log */
+  readonly silent?: ReadonlySet<string>;
+  /** rewrite the agreed log list before finalizing */
+  readonly agree?: (logs: Buffer[]) => Uint8Array[];
+}
+
+interface Run {
+  readonly results: Map<string, DkgResult>;
+  readonly observed: DkgResult;
+  readonly logs: Buffer[];
+  readonly ceremonies: Map<string, DkgCeremony>;
+  /** player hex → dealer hex → refusal code */
+  readonly refusals: Map<string, Map<string, string>>;
+}
+
+/** Runs one ceremony over a synchronous in-memory network; every participant is online. */
+function run(o: RunOptions): Run {
+  const secrets = new Map<string, Buffer>();
+  for (const s of [...o.dealers, ...o.players]) secrets.set(hex(pk(s)), s);
+  const dealerKeys = o.dealers.map(pk);
+  const playerKeys = o.players.map(pk);
+  const queue: Envelope[] = [];
+  const logs: Buffer[] = [];
+  const ceremonies = new Map<string, DkgCeremony>();
+  const refusals = new Map<string, Map<string, string>>();
+  for (const [id, secret] of secrets) {
+    const me = pk(secret);
+    const transport: DkgTransport = {
+      broadcast: (m) => {
+        for (const p of playerKeys) if (!p.equals(me)) queue.push({ kind: "public", from: me, to: p, bytes: m });
+      },
+      sendDealing: (p, m) => queue.push({ kind: "dealing", from: me, to: p, bytes: m }),
+      sendAck: (d, m) => queue.push({ kind: "ack", from: me, to: d, bytes: m }),
+      publishLog: (l) => {
+        if (!o.silent?.has(id)) logs.push(Buffer.from(l));
+      },
+    };
+    ceremonies.set(
+      id,
+      new DkgCeremony(
+        {
+          chainId: CHAIN,
+          round: o.round,
+          previousOutput: o.previous?.output ?? null,
+          dealers: dealerKeys,
+          players: playerKeys,
+          secretKey: secret,
+          previousShare: o.previous?.shares.get(id) ?? null,
+        },
+        transport,
+      ),
+    );
+  }
+  for (const c of ceremonies.values()) c.start();
+  while (queue.length > 0) {
+    const m = queue.shift() as Envelope;
+    const bytes = o.tamper ? o.tamper(m) : m.bytes;
+    if (bytes === null) continue;
+    const c = ceremonies.get(hex(m.to)) as DkgCeremony;
+    try {
+      if (m.kind === "public") c.onPublicMessage(m.from, bytes);
+      else if (m.kind === "dealing") c.onDealing(m.from, bytes);
+      else c.onAck(m.from, bytes);
+    } catch (e) {
+      const per = refusals.get(hex(m.to)) ?? new Map<string, string>();
+      per.set(hex(m.from), (e as DkgError).code);
+      refusals.set(hex(m.to), per);
+    }
+  }
+  for (const d of dealerKeys) (ceremonies.get(hex(d)) as DkgCeremony).closeDealing();
+  const agreed = o.agree ? o.agree(logs) : logs;
+  const results = new Map<string, DkgResult>();
+  for (const p of playerKeys) results.set(hex(p), (ceremonies.get(hex(p)) as DkgCeremony).finalize(agreed));
+  const observer = new DkgCeremony(
+    {
+      chainId: CHAIN,
+      round: o.round,
+      previousOutput: o.previous?.output ?? null,
+      dealers: dealerKeys,
+      players: playerKeys,
+      observerRandomness: randomBytes(32),
+    },
+    { broadcast() {}, sendDealing() {}, sendAck() {}, publishLog() {} },
+  );
+  const observed = observer.finalize(agreed);
+  return { results, observed, logs, ceremonies, refusals };
+}
+
+/** Checks that every player and the observer agree, and returns the common result. */
+function agreed(r: Run): DkgResult {
+  const all = [...r.results.values()];
+  const first = all[0] as DkgResult;
+  for (const res of [...all, r.observed]) {
+    expect(res.output.equals(first.output)).toBe(true);
+    expect(res.group.equals(first.group)).toBe(true);
+    expect(res.groupPublicKey.equals(first.groupPublicKey)).toBe(true);
+  }
+  expect(r.observed.share).toBeNull();
+  return first;
+}
+
+const sharesOf = (r: Run): Map<string, Buffer> =>
+  new Map([...r.results].map(([k, res]) => [k, res.share as Buffer]));
+
+function subsets<T>(items: readonly T[], k: number): T[][] {
+  if (k === 0) return [[]];
+  if (items.length < k) return [];
+  const [head, ...rest] = items as [T, ...T[]];
+  return [...subsets(rest, k - 1).map((s) => [head, ...s]), ...subsets(rest, k)];
+}
+
+/** Recovers the seed of Round(epoch, view) from the given shares and checks it against the group key. */
+async function seedFrom(group: Buffer, groupPublicKey: Buffer, shares: readonly Buffer[], view: bigint) {
+  const partials = shares.map((s) => x.blsSeedPartialSign(s, CHAIN, 1n, view));
+  const seed = await new x.BlsGroup(group).recoverSeedAsync(CHAIN, 1n, view, partials);
+  expect(x.blsSeedVerify(seed, CHAIN, groupPublicKey)).toBe(true);
+  return seed;
+}
+
+const four = ["a", "b", "c", "d"].map(sk);
+const fresh = run({ round: 1n, dealers: four, players: four });
+const freshResult = agreed(fresh);
+
+describe("a fresh DKG among 4 validators", () => {
+  it("gives every player a share of one group key with threshold 3", () => {
+    expect(freshResult.threshold).toBe(3);
+    expect(freshResult.threshold).toBe(quorum(4));
+    expect(freshResult.players.length).toBe(4);
+    const indices = [...fresh.results.values()].map((r) => r.shareIndex).sort();
+    expect(indices).toEqual([0, 1, 2, 3]);
+    for (const [id, res] of fresh.results) {
+      expect(res.share).not.toBeNull();
+      expect(shareIndexOf(res.players, Buffer.from(id, "hex"))).toBe(res.shareIndex);
+      // the share's public key is the group's partial public key at its index
+      const g = new x.BlsGroup(res.group);
+      const partial = x.blsPartialSign(res.share as Buffer, "seed", CHAIN, Buffer.from("m"));
+      expect(g.verifyPartial("seed", CHAIN, Buffer.from("m"), partial)).toBe(true);
+    }
+    expect(freshResult.dealers.length).toBe(3); // the first `required` usable logs
+    expect(freshResult.revealed).toEqual([]);
+    expect(fresh.refusals.size).toBe(0);
+  });
+
+  it("recovers the same seed from any 3 of the 4 partials; 2 are not enough", async () => {
+    const shares = freshResult.players.map((p) => fresh.results.get(hex(p))?.share as Buffer);
+    const seeds = await Promise.all(
+      subsets(shares, 3).map((s) => seedFrom(freshResult.group, freshResult.groupPublicKey, s, 7n)),
+    );
+    expect(seeds.length).toBe(4);
+    for (const s of seeds) expect(s.equals(seeds[0] as Buffer)).toBe(true);
+    const two = shares.slice(0, 2).map((s) => x.blsSeedPartialSign(s, CHAIN, 1n, 7n));
+    await expect(new x.BlsGroup(freshResult.group).recoverSeedAsync(CHAIN, 1n, 7n, two)).rejects.toMatchObject({
+      code: "ERR_BLS_NOT_ENOUGH_PARTIALS",
+    });
+  });
+
+  it("plugs into BlsScheme (validators in share-index order)", () => {
+    const bySharing = freshResult.players.map((p) => four.find((s) => pk(s).equals(p)) as Buffer);
+    const scheme = new BlsScheme({
+      chainId: CHAIN,
+      publicKeys: freshResult.players,
+      group: freshResult.group,
+      signer: { index: 2, secretKey: bySharing[2] as Buffer, share: fresh.results.get(hex(pk(bySharing[2] as Buffer)))?.share as Buffer },
+    });
+    expect(scheme.groupPublicKey.equals(freshResult.groupPublicKey)).toBe(true);
+  });
+
+  it("is deterministic: the same ceremony gives byte-identical output and messages", () => {
+    const again = run({ round: 1n, dealers: four, players: four });
+    expect(agreed(again).output.equals(freshResult.output)).toBe(true);
+    expect(again.logs.map(hex)).toEqual(fresh.logs.map(hex));
+    // a new ceremony number deals fresh polynomials
+    const next = run({ round: 2n, dealers: four, players: four });
+    expect(agreed(next).groupPublicKey.equals(freshResult.groupPublicKey)).toBe(false);
+  });
+});
+
+describe("resharing", () => {
+  const previous = { output: freshResult.output, shares: sharesOf(fresh) };
+
+  it("4 → 5 (one joins) keeps the group key; old shares are not partials of the new group", async () => {
+    const five = [...four, sk("e")];
+    const r = run({ round: 2n, dealers: four, players: five, previous });
+    const res = agreed(r);
+    expect(res.groupPublicKey.equals(freshResult.groupPublicKey)).toBe(true);
+    expect(res.group.equals(freshResult.group)).toBe(false);
+    expect(res.players.length).toBe(5);
+    expect(res.threshold).toBe(quorum(5));
+    const newShares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
+    const g = new x.BlsGroup(res.group);
+    const msg = Buffer.from("partial");
+    for (const s of newShares) expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(s, "seed", CHAIN, msg))).toBe(true);
+    for (const s of previous.shares.values())
+      expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(s, "seed", CHAIN, msg))).toBe(false);
+    // the beacon value of a round is unchanged: same group secret, unique threshold signature
+    const oldSeed = await seedFrom(freshResult.group, freshResult.groupPublicKey, [...previous.shares.values()].slice(0, 3), 9n);
+    const newSeed = await seedFrom(res.group, res.groupPublicKey, newShares.slice(1, 5), 9n);
+    expect(newSeed.equals(oldSeed)).toBe(true);
+  });
+
+  it("4 → 3 (one leaves, still dealing) and 4 → 3 without the leaver keep the group key", async () => {
+    const three = four.slice(0, 3);
+    for (const dealers of [four, three]) {
+      const r = run({ round: 3n, dealers, players: three, previous });
+      const res = agreed(r);
+      expect(res.groupPublicKey.equals(freshResult.groupPublicKey)).toBe(true);
+      expect(res.threshold).toBe(3);
+      const shares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
+      await seedFrom(res.group, res.groupPublicKey, shares, 11n);
+    }
+  });
+
+  it("needs at least the previous threshold of dealers", () => {
+    expect(
+      () =>
+        new DkgInfo({ chainId: CHAIN, round: 4n, previousOutput: previous.output, dealers: four.slice(0, 2).map(pk), players: four.map(pk) }),
+    ).toThrow(expect.objectContaining({ code: "ERR_BLS_DKG" }));
+    // a dealer that is not a previous player is refused too
+    expect(
+      () =>
+        new DkgInfo({ chainId: CHAIN, round: 4n, previousOutput: previous.output, dealers: [...four.slice(0, 3), sk("z")].map(pk), players: four.map(pk) }),
+    ).toThrow(expect.objectContaining({ code: "ERR_BLS_DKG" }));
+  });
+});
+
+describe("faulty dealers", () => {
+  const bad = four[0] as Buffer;
+  const badKey = pk(bad);
+  const info = new DkgInfo({ chainId: CHAIN, round: 5n, dealers: four.map(pk), players: four.map(pk) });
+  /** Replaces the bad dealer's dealing to each victim by its dealing to another player. */
+  function swapDealings(victims: readonly Buffer[]): Tamper {
+    const sent = new Map<string, Uint8Array>();
+    return (m) => {
+      if (m.kind !== "dealing" || !m.from.equals(badKey)) return m.bytes;
+      sent.set(hex(m.to), m.bytes);
+      if (!victims.some((v) => v.equals(m.to))) return m.bytes;
+      // any other player's dealing: a valid scalar that does not match the commitment at m.to
+      const other = [...sent.entries()].find(([k]) => k !== hex(m.to));
+      return other ? other[1] : Uint8Array.from(m.bytes).reverse();
+    };
+  }
+  // deliver dealings in a fixed order so a victim always has another dealing to be swapped with
+  const victimOrder = (players: readonly Buffer[]) => players.filter((p) => !p.equals(badKey));
+
+  it("a bad dealing to one player: refused, not acknowledged, revealed in the log; the ceremony completes", async () => {
+    const victim = victimOrder(info.players)[1] as Buffer;
+    const r = run({ round: 5n, dealers: four, players: four, tamper: swapDealings([victim]) });
+    expect(r.refusals.get(hex(victim))?.get(hex(badKey))).toMatch(/^ERR_BLS_(DKG|MALFORMED)$/);
+    const badLog = r.logs.find((l) => info.native.checkLog(l)?.dealer.equals(badKey)) as Buffer;
+    const summary = info.native.checkLog(badLog);
+    expect(summary?.reveals.map(hex)).toEqual([hex(victim)]);
+    expect(summary?.acks.length).toBe(3);
+    const res = agreed(r);
+    // the victim still holds a working share (from the revealed dealing)
+    const shares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
+    const g = new x.BlsGroup(res.group);
+    const msg = Buffer.from("victim");
+    const vShare = r.results.get(hex(victim))?.share as Buffer;
+    expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(vShare, "seed", CHAIN, msg))).toBe(true);
+    await seedFrom(res.group, res.groupPublicKey, shares, 3n);
+  });
+
+  it("bad dealings to more players than tolerated: the log gives up and is excluded", async () => {
+    const victims = victimOrder(info.players).slice(1);
+    const r = run({ round: 5n, dealers: four, players: four, tamper: swapDealings(victims) });
+    const a = agreedLogs(info, r.logs);
+    expect(a.excluded.map((e) => e.reason)).toEqual(["too-many-reveals"]);
+    expect(a.kept.map((k) => hex(k.dealer))).not.toContain(hex(badKey));
+    const res = agreed(r);
+    expect(res.dealers.map(hex)).not.toContain(hex(badKey));
+    expect(res.dealers.length).toBe(3);
+    const shares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
+    await seedFrom(res.group, res.groupPublicKey, shares.slice(0, 3), 4n);
+  });
+
+  it("forged, garbage and duplicate logs are dropped; the first log of a dealer wins", () => {
+    const r = run({
+      round: 5n,
+      dealers: four,
+      players: four,
+      agree: (logs) => {
+        const forged = Buffer.from(logs[0] as Buffer);
+        forged[forged.length - 1] = (forged[forged.length - 1] as number) ^ 1;
+        return [forged, Buffer.from("garbage"), ...logs, logs[1] as Buffer];
+      },
+    });
+    const res = agreed(r);
+    expect(res.excluded.map((e) => e.reason)).toEqual(["unauthenticated", "malformed", "duplicate-dealer"]);
+    expect(res.dealers.length).toBe(3);
+    // a log of another ceremony does not authenticate here
+    const other = new DkgInfo({ chainId: CHAIN, round: 6n, dealers: four.map(pk), players: four.map(pk) });
+    expect(agreedLogs(other, r.logs).excluded.every((e) => e.reason === "unauthenticated")).toBe(true);
+  });
+
+  it("fails with too few logs (the caller keeps the previous group)", () => {
+    const silent = new Set(four.slice(0, 2).map((s) => hex(pk(s))));
+    expect(() => run({ round: 5n, dealers: four, players: four, silent })).toThrow(
+      expect.objectContaining({ code: "ERR_DKG_INSUFFICIENT_LOGS" }),
+    );
+  });
+});
+
+describe("bytes in, typed errors out", () => {
+  const keys = four.map(pk);
+  const mk = (secret: Buffer | null) =>
+    new DkgCeremony(
+      {
+        chainId: CHAIN,
+        round: 8n,
+        dealers: keys,
+        players: keys,
+        secretKey: secret,
+        observerRandomness: secret === null ? randomBytes(32) : null,
+      },
+      { broadcast() {}, sendDealing() {}, sendAck() {}, publishLog() {} },
+    );
+  const code = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DkgError);
+      return (e as DkgError).code;
+    }
+    throw new Error("did not throw");
+  };
+
+  it("garbage messages", () => {
+    // a real dealer's messages to player b
+    let pub: Uint8Array = Buffer.alloc(0);
+    const dealings = new Map<string, Uint8Array>();
+    const dealer = new DkgCeremony(
+      { chainId: CHAIN, round: 8n, dealers: keys, players: keys, secretKey: four[0] },
+      {
+        broadcast: (m) => {
+          pub = m;
+        },
+        sendDealing: (p, m) => dealings.set(hex(p), m),
+        sendAck() {},
+        publishLog() {},
+      },
+    );
+    dealer.start();
+    const b = keys[1] as Buffer;
+    const priv = dealings.get(hex(b)) as Uint8Array;
+    const dKey = keys[0] as Buffer;
+
+    const p1 = mk(four[1] as Buffer);
+    p1.onDealing(dKey, priv);
+    expect(code(() => p1.onPublicMessage(dKey, Buffer.from("junk")))).toBe("ERR_BLS_MALFORMED");
+    const p2 = mk(four[1] as Buffer);
+    p2.onPublicMessage(dKey, pub);
+    expect(code(() => p2.onDealing(dKey, Buffer.alloc(3)))).toBe("ERR_BLS_MALFORMED");
+    const p3 = mk(four[1] as Buffer);
+    expect(code(() => p3.onPublicMessage(pk(sk("stranger")), pub))).toBe("ERR_DKG_UNKNOWN_DEALER");
+    p3.onPublicMessage(dKey, pub);
+    p3.onPublicMessage(dKey, pub); // an identical repeat is harmless
+    expect(code(() => p3.onPublicMessage(dKey, Buffer.concat([pub, Buffer.from([0])])))).toBe("ERR_DKG_CONFLICT");
+
+    expect(code(() => dealer.onAck(b, Buffer.from("not an ack")))).toBe("ERR_BLS_MALFORMED");
+    expect(code(() => dealer.onAck(pk(sk("stranger")), Buffer.alloc(8)))).toBe("ERR_DKG_UNKNOWN_PLAYER");
+    const observer = mk(null);
+    expect(code(() => observer.onDealing(dKey, priv))).toBe("ERR_DKG_NOT_PLAYER");
+    expect(code(() => observer.onAck(b, Buffer.alloc(8)))).toBe("ERR_DKG_NOT_DEALING");
+    expect(code(() => observer.closeDealing())).toBe("ERR_DKG_NOT_DEALING");
+  });
+
+  it("bad configurations and outputs", () => {
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [Buffer.alloc(48, 1)], players: keys }))).toMatch(
+      /^ERR_BLS_INVALID_(PUBLIC_KEY|LENGTH)$/,
+    );
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [], players: keys }))).toBe("ERR_BLS_DKG");
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: [...keys, keys[0] as Buffer] }))).toBe(
+      "ERR_BLS_DKG",
+    );
+    expect(
+      code(() => new DkgInfo({ chainId: CHAIN, round: 1n, previousOutput: Buffer.from("junk"), dealers: keys, players: keys })),
+    ).toBe("ERR_BLS_MALFORMED");
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: -1n, dealers: keys, players: keys }))).toBe("ERR_BLS_INVALID_ARGUMENT");
+    expect(code(() => mk(sk("stranger")))).toBe("ERR_DKG_NOT_PARTICIPANT");
+    expect(() => x.blsDkgOutputInfo(Buffer.from("junk"))).toThrow(expect.objectContaining({ code: "ERR_BLS_MALFORMED" }));
+    expect(() => x.blsDkgDerivedRandomness(Buffer.alloc(5), CHAIN, 1n, "deal")).toThrow(
+      expect.objectContaining({ code: expect.stringMatching(/^ERR_BLS_/) }),
+    );
+    expect(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: keys }).native.checkLog(Buffer.from("junk"))).toThrow(
+      expect.objectContaining({ code: "ERR_BLS_MALFORMED" }),
+    );
+    const info = new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: keys });
+    expect(info.required).toBe(3);
+    expect(info.maxReveals).toBe(1);
+    expect([...info.players].map(hex)).toEqual(keys.map(hex).sort());
+  });
+
+  it("derived randomness is bound to the key, chain, ceremony and purpose", () => {
+    const a = x.blsDkgDerivedRandomness(four[0] as Buffer, CHAIN, 1n, "deal");
+    expect(a.length).toBe(32);
+    expect(x.blsDkgDerivedRandomness(four[0] as Buffer, CHAIN, 1n, "deal").equals(a)).toBe(true);
+    for (const b of [
+      x.blsDkgDerivedRandomness(four[1] as Buffer, CHAIN, 1n, "deal"),
+      x.blsDkgDerivedRandomness(four[0] as Buffer, CHAIN + 1n, 1n, "deal"),
+      x.blsDkgDerivedRandomness(four[0] as Buffer, CHAIN, 2n, "deal"),
+      x.blsDkgDerivedRandomness(four[0] as Buffer, CHAIN, 1n, "finalize"),
+    ])
+      expect(b.equals(a)).toBe(false);
+  });
+});
