@@ -18,7 +18,9 @@ from cowboy_py import (
     parse_validator_error,
 )
 
-from node_process import ROOT, Devnet, find_node
+import time
+
+from node_process import ROOT, Devnet, NodeProcess, find_node
 
 CBY = 10**9
 RECORD = {
@@ -187,3 +189,45 @@ def test_client_methods_send_the_shared_vectors_bytes():
                                                       {"nonce": case["nonce"], "wait": False, **limits})
         assert tx_hash == bytes(32)
         assert sent == ["0x" + case["signedHex"]], case["name"]
+
+
+@needs_node
+def test_whole_lifecycle_with_short_epochs(tmp_path):
+    """On a devnet with 5-block epochs and 40-block unbonding (ts/sdk/test/validator-devnet-main.ts): in the
+    set from the next epoch, out of it after the exit, the stake withdrawn after the unbonding."""
+    epoch, unbonding = 5, 40
+    with NodeProcess("ts/sdk/test/validator-devnet-main.ts", str(epoch), str(unbonding)) as urls:
+        c = Client(urls["http"])
+        key = dev_account(4)
+
+        def until(height):
+            deadline = time.time() + 30
+            while c.block_number() < height:
+                assert time.time() < deadline, f"the devnet did not reach block {height}"
+                time.sleep(0.025)
+
+        pub = keygen(tmp_path, c.chain_id())
+        bls_key = bytes.fromhex(pub["blsPublicKey"][2:])
+        r = c.register_validator(key, bls_key, bytes.fromhex(pub["proofOfPossession"][2:]), 10_000 * CBY)
+        activation = r.block_number // epoch + 1
+        assert c.get_validator(key.address).activation_epoch == activation
+        until(activation * epoch)
+        s = c.get_validators(activation)
+        assert [(m.index, m.address, m.bls_key, m.stake) for m in s.validators] == \
+            [(0, key.address, bls_key, 10_000 * CBY)]
+        assert s.total_stake == 10_000 * CBY
+
+        exit_receipt = c.exit_validator(key)
+        with pytest.raises(ValidatorError) as early:
+            c.withdraw_stake(key)
+        assert early.value.failure.values["unbonds_at"] == exit_receipt.block_number + unbonding
+        out = exit_receipt.block_number // epoch + 1
+        until(out * epoch)
+        assert key.address not in [m.address for m in c.get_validators(out).validators]
+
+        until(exit_receipt.block_number + unbonding)
+        balance = c.get_balance(key.address)
+        w = c.withdraw_stake(key)
+        assert w.status == "success"
+        assert c.get_validator(key.address) is None
+        assert c.get_balance(key.address, w.block_number) >= balance + 10_000 * CBY - w.fee_paid

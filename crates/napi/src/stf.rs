@@ -18,7 +18,7 @@
 #![cfg_attr(test, allow(dead_code))]
 
 use cowboy_codec::signing::par_map;
-use cowboy_codec::{Hash32, Transaction};
+use cowboy_codec::{Canonical, Hash32, Transaction};
 use napi::bindgen_prelude::{Buffer, Uint32Array};
 use napi_derive::napi;
 use std::thread::JoinHandle;

@@ -150,6 +150,21 @@ pub(crate) fn norm_index(i: i64, len: usize) -> Option<usize> {
     }
 }
 
+/// Whether instances of `cls` (a class with `__slots__`) may hold attribute `name`: one of
+/// its slots or a slot of a class in its MRO, or anything when a user class in its MRO has no
+/// `__slots__` (and so gives its instances a `__dict__`).
+pub fn slots_allow(cls: &Class, name: &str) -> bool {
+    cls.slots
+        .as_ref()
+        .is_some_and(|s| s.iter().any(|x| &**x == name))
+        || cls.mro.iter().any(|c| {
+            c.slots
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|x| &**x == name))
+                || (!c.builtin && c.slots.is_none())
+        })
+}
+
 impl Vm {
     fn index_of(&mut self, k: &Value, what: &str) -> PyResult<i64> {
         match k {
@@ -1170,15 +1185,8 @@ impl Vm {
         name: &str,
         v: Value,
     ) -> PyResult<()> {
-        if let Some(slots) = &cls.slots {
-            let allowed = slots.iter().any(|s| &**s == name)
-                || cls.mro.iter().any(|c| {
-                    c.slots
-                        .as_ref()
-                        .is_some_and(|s| s.iter().any(|x| &**x == name))
-                        || (!c.builtin && c.slots.is_none())
-                });
-            if !allowed {
+        if cls.slots.is_some() {
+            if !slots_allow(cls, name) {
                 return Err(self.exc(
                     "AttributeError",
                     format!("'{}' object has no attribute '{}'", cls.name, name),

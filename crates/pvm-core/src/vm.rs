@@ -1258,22 +1258,36 @@ impl Vm {
                     // dict (the same case `set_attr` handles first), using the slot this
                     // instruction last wrote as a hint. Keys are unique, so a slot holding this
                     // exact key is the key's slot.
+                    let heap_limit = self.heap_limit;
                     let f = self.fr();
                     let n = f.stack.len();
+                    // A class with `__slots__` takes the same path when the name is one its
+                    // slots allow, after the memory check `raw_setattr` makes on every store.
                     let plain = match f.stack.get(n.wrapping_sub(1)) {
                         Some(Value::Instance(inst)) if n >= 2 && inst.exc.is_none() => {
                             let cls = inst.class.borrow();
                             let ok = !(cls.builtin && cls.kind == TypeKind::Object)
-                                && cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
-                                && cls.slots.is_none();
-                            ok.then(|| inst.clone())
+                                && cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0;
+                            ok.then(|| (inst.clone(), cls.slots.is_some().then(|| cls.clone())))
                         }
                         _ => None,
                     };
-                    if let Some(inst) = plain {
+                    if let Some((inst, slotted)) = plain {
                         let name = &f.code.names[i as usize];
                         let h = f.code.name_hashes[i as usize];
-                        if !crate::attr::is_forbidden(name) {
+                        let allowed = !crate::attr::is_forbidden(name)
+                            && match &slotted {
+                                None => true,
+                                Some(cls) => crate::attr::slots_allow(cls, name),
+                            };
+                        // (`check_mem(64)`)
+                        if allowed
+                            && slotted.is_some()
+                            && heap::used().saturating_add(64) > heap_limit
+                        {
+                            return Err(Flow::Abort(Abort::Memory));
+                        }
+                        if allowed {
                             let cell = &f.code.caches[f.ip - 1];
                             let c = cell.get();
                             let mut d = inst.dict.d.borrow_mut();

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const PENDING: u64 = u64::MAX;
+/// Blocks with at least this many changes warm the index's cache lines in a batch first.
+const WARM_MIN_CHANGES: usize = 256;
 /// Blocks with at least this many operations hash on two threads.
 const PARALLEL_MIN_OPS: usize = 2048;
 const PINNED_FILE: &str = "pinned.bin";
@@ -29,6 +31,9 @@ const REWIND_MAGIC: &[u8; 4] = b"CQR1";
 
 /// A key and its value.
 pub type KeyValue = (Vec<u8>, Vec<u8>);
+
+/// `(key, location before the version)` undo entries of one version.
+type UndoKeys = Vec<(IKey, Option<u64>)>;
 
 /// Store configuration.
 #[derive(Clone, Debug)]
@@ -182,7 +187,10 @@ pub struct Db {
     frame_buf: Vec<u8>,
     rel_buf: Vec<u64>,
     /// Cleared undo buffers of the last record that left the window, reused by `commit`.
-    spare: (Vec<(IKey, Option<u64>)>, HashMap<u64, Chunk>),
+    spare: (UndoKeys, HashMap<u64, Chunk>),
+    /// Reused buffers of `commit`: the block's effective changes and its MMR leaves.
+    change_buf: Vec<Change>,
+    leaves_buf: Vec<Hash>,
 }
 
 impl Drop for Db {
@@ -256,6 +264,8 @@ impl Db {
                     frame_buf: Vec::new(),
                     rel_buf: Vec::new(),
                     spare: Default::default(),
+                    change_buf: Vec::new(),
+                    leaves_buf: Vec::new(),
                 });
             }
         }
@@ -325,6 +335,8 @@ impl Db {
             frame_buf: Vec::new(),
             rel_buf: Vec::new(),
             spare: Default::default(),
+            change_buf: Vec::new(),
+            leaves_buf: Vec::new(),
         })
     }
 
@@ -369,6 +381,8 @@ impl Db {
         self.frame_buf = Vec::new();
         self.rel_buf = Vec::new();
         self.spare = Default::default();
+        self.change_buf = Vec::new();
+        self.leaves_buf = Vec::new();
         self.lock = None;
         written
     }
@@ -699,7 +713,12 @@ impl Db {
         let batch_start = self.mmr.leaves();
         // 1. classify against the committed index (one hash-table probe per key); drop
         //    deletes of absent keys.
-        let mut effective: Vec<Change> = Vec::with_capacity(changes.len());
+        if changes.len() >= WARM_MIN_CHANGES {
+            self.keys.warm(changes.keys().map(|k| k.as_slice()));
+        }
+        let mut effective = std::mem::take(&mut self.change_buf);
+        effective.clear();
+        effective.reserve(changes.len());
         let mut structural = false;
         for (key, value) in changes {
             let slot = self.keys.slot(key.as_slice());
@@ -755,7 +774,8 @@ impl Db {
         rel.clear();
         let mut value_buf: Vec<u8> = Vec::new();
         let mut touched = touched.into_iter().peekable();
-        let mut effective = effective.into_iter().peekable();
+        let mut effective_buf = effective;
+        let mut effective = effective_buf.drain(..).peekable();
         let mut emitted = 0u64;
         loop {
             let take_touched = match (effective.peek(), touched.peek()) {
@@ -804,6 +824,8 @@ impl Db {
                 }
             }
         }
+        drop(effective);
+        self.change_buf = effective_buf;
         // 6. raise the inactivity floor: move up to `emitted + 1` active operations to the tip,
         //    byte for byte.
         let mut budget = emitted + 1;
@@ -836,7 +858,9 @@ impl Db {
         //    independent: the bitmap is re-merkleized on a second thread while this one hashes
         //    the leaves (the results do not depend on the split); then the leaves enter the MMR
         //    in order.
-        let mut leaves: Vec<Hash> = vec![[0; 32]; rel.len()];
+        let mut leaves = std::mem::take(&mut self.leaves_buf);
+        leaves.clear();
+        leaves.resize(rel.len(), [0; 32]);
         {
             let frame = &frame;
             let hash_leaves = |out: &mut [Hash]| {
@@ -867,9 +891,10 @@ impl Db {
                 bitmap.merkleize();
             }
         }
-        for leaf in leaves {
+        for &leaf in &leaves {
             self.mmr.push_leaf(leaf);
         }
+        self.leaves_buf = leaves;
         let op_count = self.mmr.leaves();
         debug_assert_eq!(op_count, self.bitmap.len());
         let root = state_root(op_count, &self.mmr.root(), &self.bitmap.root());

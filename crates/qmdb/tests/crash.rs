@@ -136,9 +136,12 @@ fn kill_nine_recovery() {
 /// against an in-process run that commits and rewinds every junk block.
 struct RewindRef {
     roots: Vec<cowboy_qmdb::Hash>,
-    states: Vec<BTreeMap<Vec<u8>, Vec<u8>>>,
-    junk: BTreeMap<u64, (cowboy_qmdb::Hash, BTreeMap<Vec<u8>, Vec<u8>>)>,
+    states: Vec<State>,
+    junk: BTreeMap<u64, (cowboy_qmdb::Hash, State)>,
 }
+
+/// Contents of one version.
+type State = BTreeMap<Vec<u8>, Vec<u8>>;
 
 fn rewind_reference(seed: u64, last: u64) -> RewindRef {
     let dir = temp_dir("rewind-ref");

@@ -9,6 +9,10 @@ use cowboy_qmdb::{Config, Db};
 use cowboy_runtime::{ExecContext, ExecKind, ExecRequest, execute};
 use std::time::{Duration, Instant};
 
+/// The addon's allocator (crates/napi/src/runtime.rs), so this peer runs what the addon runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const COUNTER: &str = "from cowboy_sdk import actor
 
 @actor

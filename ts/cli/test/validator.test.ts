@@ -5,15 +5,23 @@
  * child process) — lines marked `# error: CODE` must fail with that code — and the typed
  * errors with their fixes.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { addressFromSecretKey, deriveSecretKey, fromHex, mnemonicToSeed, toHex } from "@cowboy/sdk";
+import {
+  addressFromSecretKey,
+  createPublicClient,
+  deriveSecretKey,
+  fromHex,
+  mnemonicToSeed,
+  toHex,
+} from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { method, RpcDispatcher, RpcServer, ValidatorsModule } from "../../rpc/src/index.ts";
 import { type Devnet, startDevnet } from "../../sdk/test/devnet-process.ts";
+import { startShortEpochDevnet } from "../../sdk/test/validator-devnet.ts";
 import { parseCby } from "../src/commands/validator.ts";
 import { setIo } from "../src/io.ts";
 import { main } from "../src/main.ts";
@@ -106,6 +114,7 @@ describe("cowboy validator keygen (offline)", () => {
     );
     expect(JSON.parse(readFileSync(join(dir, "v.key"), "utf8"))).toEqual(key);
 
+    chmodSync(join(dir, "v.key"), 0o644);
     const shown = await cowboy(
       [
         "validator",
@@ -128,6 +137,7 @@ describe("cowboy validator keygen (offline)", () => {
     expect(j.blsSecretKey).toBe(key2.blsSecretKey);
     expect(j.address).toBe(DEV5);
     expect(key2.blsSecretKey).not.toBe(key.blsSecretKey);
+    expect(statSync(join(dir, "v.key")).mode & 0o777).toBe(0o600);
   });
 
   it("needs a chain id: from --chain-id or the node", async () => {
@@ -264,6 +274,7 @@ describe("cowboy validator set / status on a node with a set", () => {
   const B = new Uint8Array(20).fill(0x22);
   const KEY = new Uint8Array(48).fill(0x77);
   const dir = mkdtempSync(join(tmpdir(), "cowboy-validator-set-"));
+  let jailedUntil = 90;
 
   beforeAll(async () => {
     const backend = {
@@ -288,7 +299,7 @@ describe("cowboy validator set / status on a node with a set", () => {
               registeredHeight: 0,
               activationEpoch: 0,
               exitHeight: 0,
-              jailedUntil: 90,
+              jailedUntil,
               jailCount: 1,
               slashed: 300_000_000_000n,
               missed: 3,
@@ -329,5 +340,60 @@ describe("cowboy validator set / status on a node with a set", () => {
     expect(st.stdout).toMatch(/jailed until\s+block 90\n/);
     expect(st.stdout).toMatch(/slashed\s+300 CBY\n/);
     expect(st.stdout).toMatch(/jail count\s+1\n/);
+    // past the jail (head 50 ≥ jailedUntil 40) the validator still has to unjail
+    jailedUntil = 40;
+    const over = await cowboy(["validator", "status", `0x${"22".repeat(20)}`], dir);
+    expect(over.stdout).toMatch(/status\s+jailed \(jail over: `cowboy validator unjail`\)\n/);
   });
+});
+
+describe("cowboy validator through a whole lifecycle (5-block epochs, 20-block unbonding)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "cowboy-validator-lifecycle-"));
+  const EPOCH = 5n;
+
+  beforeAll(async () => {
+    devnet = await startShortEpochDevnet({ epochBlocks: Number(EPOCH), unbondingBlocks: 20 });
+  }, 60_000);
+  afterAll(async () => {
+    await devnet?.stop();
+    devnet = null;
+  });
+
+  async function until(height: bigint): Promise<void> {
+    const reader = createPublicClient({ transport: devnet?.http as string });
+    const deadline = Date.now() + 30_000;
+    while ((await reader.getBlockNumber()) < height) {
+      if (Date.now() > deadline) throw new Error(`no block ${height}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  it("registers, joins the set, exits and withdraws", async () => {
+    expect((await cowboy(["validator", "keygen", "--dev", "7"], dir)).code).toBe(0);
+    const reg = await cowboy(["validator", "register", "--stake", "10000.5", "--json"], dir);
+    expect(reg.stderr).toBe("");
+    const registered = JSON.parse(reg.stdout);
+    const activation = BigInt(registered.validator.activationEpoch);
+    expect(activation).toBe(BigInt(registered.blockNumber) / EPOCH + 1n);
+    await until(activation * EPOCH);
+
+    const status = await cowboy(["validator", "status"], dir);
+    expect(status.stdout).toMatch(/status\s+bonded\n/);
+    expect(status.stdout).toMatch(/in current set\s+yes\n/);
+    const set = await cowboy(["validator", "set", "--epoch", activation.toString()], dir);
+    expect(set.stdout).toMatch(new RegExp(`^epoch ${activation}: 1 validator, 10,000\\.5 CBY staked\\n`));
+    expect(set.stdout).toMatch(/0 {2}0x[0-9a-f]{40} {2}10,000\.5 CBY {2}100\.00%\n$/);
+
+    const exit = await cowboy(["validator", "exit", "--json"], dir);
+    expect(exit.stderr).toBe("");
+    const exitHeight = BigInt(JSON.parse(exit.stdout).blockNumber);
+    await until(exitHeight + 20n);
+    const w = await cowboy(["validator", "withdraw"], dir);
+    expect(w.stderr).toBe("");
+    expect(w.stdout).toMatch(
+      /^withdrew 10,000\.5 CBY to 0x[0-9a-f]{40} in block [0-9]+; balance [0-9,.]+ CBY\n$/,
+    );
+    const gone = await cowboy(["validator", "status"], dir);
+    expect(gone.stderr).toMatch(/ERR_VALIDATOR_NOT_FOUND/);
+  }, 90_000);
 });

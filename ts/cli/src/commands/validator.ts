@@ -15,7 +15,7 @@
  * `$COWBOY_PRIVATE_KEY`, or else the key file's `operatorSecretKey`. A failed validator
  * transaction exits 1 with `cowboy: ERR_VALIDATOR_<CODE>: <what happened>: <the fix>`.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import {
   addressFromSecretKey,
@@ -246,7 +246,9 @@ function recordJson(v: RpcValidator | null): unknown {
 }
 
 function statusText(v: RpcValidator, head: bigint): string {
+  // a jail lasts until `jailedUntil`; after that the validator stays out until it unjails
   if (v.jailedUntil > head) return paint("red", "jailed");
+  if (v.jailedUntil !== 0n) return paint("red", "jailed (jail over: `cowboy validator unjail`)");
   return v.status === "bonded" ? paint("green", "bonded") : paint("yellow", "exiting");
 }
 
@@ -276,6 +278,8 @@ function writeNew(path: string, text: string, force: boolean, mode?: number): vo
     throw new CliError("ERR_FILE_EXISTS", `${path} already exists (pass --force to overwrite it)`);
   try {
     writeFileSync(path, text, mode === undefined ? {} : { mode });
+    // `mode` applies only when the file is created: an overwritten file gets it here
+    if (mode !== undefined) chmodSync(path, mode);
   } catch (err) {
     throw new CliError("ERR_FILE", `cannot write ${path}: ${(err as Error).message}`);
   }
@@ -502,7 +506,7 @@ export function registerValidator(program: Command): void {
       const share = (s: bigint) =>
         set.totalStake === 0n ? "-" : `${(Number((s * 10_000n) / set.totalStake) / 100).toFixed(2)}%`;
       out(
-        `${paint("bold", `epoch ${set.epoch}`)}: ${set.validators.length} validators, ${formatCby(set.totalStake)} staked\n`,
+        `${paint("bold", `epoch ${set.epoch}`)}: ${set.validators.length} validator${set.validators.length === 1 ? "" : "s"}, ${formatCby(set.totalStake)} staked\n`,
       );
       out(
         table(

@@ -31,7 +31,14 @@ import type { KvStore } from "../state/kv.ts";
 import { type QueuedTimer, TimerQueue } from "../timers/queue.ts";
 import { StfError } from "./errors.ts";
 import { BlockExecutor, intrinsicCost } from "./exec.ts";
-import { decodeTx, keccak as keccak256, merkle as merkleRoot, receiptDigest as receiptHash } from "./hash.ts";
+import {
+  decodeTx,
+  keccak as keccak256,
+  keccakStrided,
+  merklePacked,
+  packItems,
+  receiptsRootOf,
+} from "./hash.ts";
 import {
   checkDeliverable,
   checkDeliveryLimits,
@@ -79,7 +86,12 @@ import {
   writeGenesisValidators,
 } from "./validators.ts";
 
-type Native = { txVerifyBatch(list: Buffer[]): boolean[]; txVerifyReason(bytes: Buffer): string | null };
+type Native = {
+  txVerifyBatch(list: Buffer[]): boolean[];
+  txVerifyReason(bytes: Buffer): string | null;
+  /** background batch verification (crates/napi/src/stf.rs); absent in older builds */
+  txVerifyStart?(data: Buffer, ends: Uint32Array): { wait(): boolean[] };
+};
 let native: Native | null = null;
 /** The addon's secp256k1 verification (all cores); loaded on first use. */
 function nativeCodec(): Native {
@@ -130,15 +142,27 @@ export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(
   height: bigint,
 ): T[] {
   const out: T[] = [];
-  const cmp = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b);
+  if (beacon.length !== 32) throw new RangeError(`beacon of ${beacon.length} bytes, expected 32`);
   for (const lane of LANES) {
     const inLane = items.filter((i) => laneOf(i.tx) === lane);
-    const keyed = inLane.map((i) => ({
+    if (inLane.length === 0) continue;
+    // every order key of the lane in one addon call: keccak256(beacon ‖ hash ‖ height) per item
+    const pre = new Uint8Array(inLane.length * 72);
+    const view = new DataView(pre.buffer);
+    for (let n = 0; n < inLane.length; n++) {
+      pre.set(beacon, n * 72);
+      pre.set((inLane[n] as T).hash, n * 72 + 32);
+      view.setBigUint64(n * 72 + 64, height);
+    }
+    const k = keccakStrided(pre, 72);
+    const keys = Buffer.from(k.buffer, k.byteOffset, k.byteLength);
+    // keys as latin1 strings: string order is byte order, and comparing strings is cheap
+    const keyed = inLane.map((i, n) => ({
       i,
-      key: orderKey(beacon, i.hash, height),
+      key: keys.toString("latin1", n * 32, n * 32 + 32),
       sender: Buffer.from(i.tx.from.buffer, i.tx.from.byteOffset, i.tx.from.byteLength).toString("latin1"),
     }));
-    keyed.sort((a, b) => cmp(a.key, b.key) || cmp(a.i.hash, b.i.hash));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : Buffer.compare(a.i.hash, b.i.hash)));
     const bySender = new Map<string, T[]>();
     for (const { i, sender } of keyed) {
       const list = bySender.get(sender);
@@ -226,6 +250,8 @@ interface Decoded {
   tx: Transaction;
   hash: Uint8Array;
   bytes: Uint8Array;
+  /** the verified-signature cache key of `bytes` (`decodeTx`); absent = keccak256 of the bytes */
+  sigKey?: string;
 }
 
 /** What `Chain` derives once per head (see `Chain.perHead`). */
@@ -255,9 +281,11 @@ export class Chain implements ChainApi {
   private readonly onHead: ((head: BlockHeader) => void) | null;
   private readonly verifyBatch: (txs: readonly Uint8Array[]) => boolean[];
   /**
-   * keccak256 of the exact bytes of transactions whose signatures this node already checked
-   * (at admission, `checkTx`), so a block built from the mempool — or received with the same
-   * transactions — does not verify them twice. Bounded; oldest entries go first.
+   * Transactions whose signatures this node already checked (at admission, `checkTx`, or in a
+   * block), keyed by their exact encoding (`decodeTx`'s `sigKey`: digest and signature bytes),
+   * so a block built from the mempool — or received with the same transactions — does not
+   * verify them twice. A block from a peer with other bytes is verified in full. Bounded;
+   * oldest entries go first.
    */
   private readonly verified = new Map<string, true>();
   /**
@@ -513,15 +541,16 @@ export class Chain implements ChainApi {
       throw new StfError("ERR_TX_DECODE", `transaction of ${bytes.length} bytes exceeds ${MAX_TX_SIZE}`);
     let tx: Transaction;
     let hash: Uint8Array;
+    let sigKey: string;
     try {
-      ({ tx, hash } = decodeTx(bytes));
+      ({ tx, hash, sigKey } = decodeTx(bytes));
     } catch (e) {
       throw new StfError("ERR_TX_DECODE", (e as Error).message, {
         cause: (e as { code?: string }).code ?? null,
       });
     }
     this.statelessChecks(tx, allowDeferred);
-    if (verifySignature && !this.checkSignatures([bytes])[0]) {
+    if (verifySignature && !this.checkSignatures([{ bytes, sigKey }])[0]) {
       const reason =
         this.verifyBatch === nativeVerifyBatch
           ? nativeCodec().txVerifyReason(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length))
@@ -532,7 +561,7 @@ export class Chain implements ChainApi {
         { reason },
       );
     }
-    return { tx, hash, bytes };
+    return { tx, hash, bytes, sigKey };
   }
 
   private statelessChecks(tx: Transaction, allowDeferred = false): void {
@@ -561,23 +590,51 @@ export class Chain implements ChainApi {
   }
 
   /** Signature checks, skipping (and then remembering) transactions verified before. */
-  private checkSignatures(txs: readonly Uint8Array[]): boolean[] {
-    const ids = txs.map((b) => toHex(keccak256(b)));
+  private checkSignatures(txs: readonly { bytes: Uint8Array; sigKey?: string | undefined }[]): boolean[] {
+    return this.startSignatures(txs)();
+  }
+
+  /**
+   * Starts the signature checks of `txs` and returns the function that waits for them (one
+   * boolean per transaction). Transactions verified before (at admission, or in an earlier
+   * block) are not checked again; those found valid are remembered. With the addon's verifier
+   * the checks run on other threads (every core) while the caller goes on — e.g. executes the
+   * block — and the waiting function joins them; any other `verifyBatch` runs here and now.
+   */
+  private startSignatures(
+    txs: readonly { bytes: Uint8Array; sigKey?: string | undefined }[],
+  ): () => boolean[] {
+    const ids = txs.map((d) => d.sigKey ?? toHex(keccak256(d.bytes)));
     const todo: number[] = [];
     for (let i = 0; i < txs.length; i++) if (!this.verified.has(ids[i] as string)) todo.push(i);
     const out: boolean[] = txs.map(() => true);
-    if (todo.length === 0) return out;
-    const res = this.verifyBatch(todo.map((i) => txs[i] as Uint8Array));
-    for (let j = 0; j < todo.length; j++) {
-      const i = todo[j] as number;
-      out[i] = res[j] === true;
-      if (out[i]) {
-        this.verified.set(ids[i] as string, true);
-        if (this.verified.size > VERIFIED_CACHE)
-          this.verified.delete(this.verified.keys().next().value as string);
-      }
+    if (todo.length === 0) return () => out;
+    const list = todo.map((i) => (txs[i] as { bytes: Uint8Array }).bytes);
+    const start = this.verifyBatch === nativeVerifyBatch ? nativeCodec().txVerifyStart : undefined;
+    let job: { wait(): boolean[] } | null = null;
+    let res: boolean[] | null = null;
+    if (start !== undefined && list.length > 1) {
+      const { data, ends } = packItems(list);
+      job = start(data, ends);
+    } else {
+      res = this.verifyBatch(list);
     }
-    return out;
+    let done = false;
+    return () => {
+      if (done) return out;
+      done = true;
+      const r = res ?? (job as { wait(): boolean[] }).wait();
+      for (let j = 0; j < todo.length; j++) {
+        const i = todo[j] as number;
+        out[i] = r[j] === true;
+        if (out[i]) {
+          this.verified.set(ids[i] as string, true);
+          if (this.verified.size > VERIFIED_CACHE)
+            this.verified.delete(this.verified.keys().next().value as string);
+        }
+      }
+      return out;
+    };
   }
 
   /** A fresh executor for the next block over the current pending state. */
@@ -686,8 +743,8 @@ export class Chain implements ChainApi {
       round: { epoch: bigint; view: bigint };
     },
   ): { header: BlockHeader; receiptsRoot: Uint8Array; txRoot: Uint8Array } {
-    const txRoot = merkleRoot(ordered.map((d) => d.hash));
-    const receiptsRoot = merkleRoot(ex.receipts.map((r) => receiptHash(r)));
+    const txRoot = merklePacked(packItems(ordered.map((d) => d.hash)).data);
+    const receiptsRoot = receiptsRootOf(ex.receipts);
     const header: BlockHeader = {
       parent: this.headHash,
       height: ex.env.height,
@@ -730,75 +787,103 @@ export class Chain implements ChainApi {
     const parentSeed = opts.parentSeed ?? new Uint8Array(0);
     const round = opts.round ?? { epoch: 0n, view: height };
     const beacon = executionBeacon(parentSeed, this.headHash);
-    const skipped: SkippedTx[] = [];
-    const skip = (hash: Uint8Array, e: StfError) =>
-      skipped.push({ hash, error: { code: e.code, message: e.message } });
-    // stateless checks + signatures (batch, on every core), except for what checkTx admitted
-    const decoded: Decoded[] = [];
+    // stateless checks, except for what checkTx admitted (decoded and verified already)
     const known: (Decoded | undefined)[] = candidates.map((c) => {
       if (c instanceof Uint8Array) return undefined;
       const d = this.admitted.get(c.tx);
       return d !== undefined && d.bytes === c.bytes ? d : undefined;
     });
-    const rawIdx: number[] = [];
-    for (let i = 0; i < candidates.length; i++) if (known[i] === undefined) rawIdx.push(i);
-    const rawSigs = this.checkSignatures(rawIdx.map((i) => candidateBytes(candidates[i])));
-    const sigs: boolean[] = candidates.map(() => true);
-    rawIdx.forEach((i, j) => {
-      sigs[i] = rawSigs[j] === true;
+    const prepared: (Decoded | { failed: StfError; hash: Uint8Array })[] = candidates.map((c, i) => {
+      const k = known[i];
+      if (k !== undefined) return k;
+      const bytes = candidateBytes(c);
+      try {
+        return this.decodeChecked(bytes, false);
+      } catch (e) {
+        if (e instanceof StfError) return { failed: e, hash: keccak256(bytes) };
+        throw e;
+      }
     });
-    const seen = new Set<string>();
-    for (let i = 0; i < candidates.length; i++) {
-      let d = known[i];
-      if (d === undefined) {
-        const bytes = candidateBytes(candidates[i]);
-        try {
-          d = this.decodeChecked(bytes, false);
-        } catch (e) {
-          if (e instanceof StfError) {
-            skip(keccak256(bytes), e);
-            continue;
-          }
-          throw e;
-        }
-      }
-      if (!sigs[i]) {
-        skip(d.hash, new StfError("ERR_TX_SIGNATURE", "signature invalid"));
-        continue;
-      }
-      const h = toHex(d.hash);
-      if (seen.has(h)) continue;
-      seen.add(h);
-      decoded.push(d);
-    }
+    // signatures of the rest: checked on other threads (every core) while the block executes
+    const rawIdx: number[] = [];
+    for (let i = 0; i < candidates.length; i++)
+      if (known[i] === undefined && !("failed" in (prepared[i] as object))) rawIdx.push(i);
+    const waitSigs = this.startSignatures(rawIdx.map((i) => prepared[i] as Decoded));
+    // per candidate once the checks are in (null until then: every signature presumed valid)
+    let sigs: boolean[] | null = null;
+    const confirm = (): boolean => {
+      if (sigs !== null) return true;
+      const raw = waitSigs();
+      const all: boolean[] = candidates.map(() => true);
+      rawIdx.forEach((i, j) => {
+        all[i] = raw[j] === true;
+      });
+      sigs = all;
+      return raw.every((ok) => ok);
+    };
     // queued job results (Runner lane, in arrival order)
-    for (const d of this.deliveryCandidates()) {
-      if (!seen.has(toHex(d.hash))) decoded.push(d);
-    }
-    // capacity, in preference order (the caller passes the mempool's selection)
-    const budgets = this.txLaneBudgets();
-    const room: Record<Lane, bigint> = { ...budgets };
-    let cellsRoom = BLOCK_CELLS_CAP;
-    const chosen: Decoded[] = [];
-    for (const lane of LANES) {
-      for (const d of decoded) {
-        if (laneOf(d.tx) !== lane) continue;
-        if (d.tx.cyclesLimit > room[lane] || d.tx.cellsLimit > cellsRoom) {
-          skip(d.hash, new StfError("ERR_BLOCK_LANE_BUDGET", `no room left in lane ${lane}`));
+    const deliveries = this.deliveryCandidates();
+    // With every signature valid one pass suffices. If one turns out invalid the executed block
+    // is dropped and the selection redone knowing the signatures: the result is exactly what
+    // checking them first would have given.
+    for (;;) {
+      const skipped: SkippedTx[] = [];
+      const skip = (hash: Uint8Array, e: StfError) =>
+        skipped.push({ hash, error: { code: e.code, message: e.message } });
+      const decoded: Decoded[] = [];
+      const seen = new Set<string>();
+      for (let i = 0; i < candidates.length; i++) {
+        const d = prepared[i] as Decoded | { failed: StfError; hash: Uint8Array };
+        if ("failed" in d) {
+          skip(d.hash, d.failed);
           continue;
         }
-        room[lane] -= d.tx.cyclesLimit;
-        cellsRoom -= d.tx.cellsLimit;
-        chosen.push(d);
+        if (sigs !== null && !(sigs as boolean[])[i]) {
+          skip(d.hash, new StfError("ERR_TX_SIGNATURE", "signature invalid"));
+          continue;
+        }
+        const h = toHex(d.hash);
+        if (seen.has(h)) continue;
+        seen.add(h);
+        decoded.push(d);
       }
-      if (lane !== "user") room.user += room[lane];
-    }
-    // execute in VRF order; drop what turns out invalid and redo until every transaction is valid
-    try {
-      return this.buildFrom(chosen, { ...opts, parentSeed, round }, beacon, height, skip, skipped);
-    } catch (e) {
-      this.state.discardPending();
-      throw e;
+      for (const d of deliveries) {
+        if (!seen.has(toHex(d.hash))) decoded.push(d);
+      }
+      // capacity, in preference order (the caller passes the mempool's selection)
+      const budgets = this.txLaneBudgets();
+      const room: Record<Lane, bigint> = { ...budgets };
+      let cellsRoom = BLOCK_CELLS_CAP;
+      const chosen: Decoded[] = [];
+      for (const lane of LANES) {
+        for (const d of decoded) {
+          if (laneOf(d.tx) !== lane) continue;
+          if (d.tx.cyclesLimit > room[lane] || d.tx.cellsLimit > cellsRoom) {
+            skip(d.hash, new StfError("ERR_BLOCK_LANE_BUDGET", `no room left in lane ${lane}`));
+            continue;
+          }
+          room[lane] -= d.tx.cyclesLimit;
+          cellsRoom -= d.tx.cellsLimit;
+          chosen.push(d);
+        }
+        if (lane !== "user") room.user += room[lane];
+      }
+      // execute in VRF order; drop what turns out invalid and redo until every transaction is valid
+      try {
+        const built = this.buildFrom(
+          chosen,
+          { ...opts, parentSeed, round },
+          beacon,
+          height,
+          skip,
+          skipped,
+          confirm,
+        );
+        if (built !== null) return built;
+      } catch (e) {
+        this.state.discardPending();
+        throw e;
+      }
     }
   }
 
@@ -815,7 +900,8 @@ export class Chain implements ChainApi {
     height: bigint,
     skip: (hash: Uint8Array, e: StfError) => void,
     skipped: SkippedTx[],
-  ): BlockResult & { skipped: SkippedTx[] } {
+    confirm: () => boolean,
+  ): (BlockResult & { skipped: SkippedTx[] }) | null {
     const { parentSeed, round } = opts;
     let chosen = candidates;
     for (;;) {
@@ -839,6 +925,11 @@ export class Chain implements ChainApi {
         const drop = new Set(invalid.map((d) => toHex(d.hash)));
         chosen = chosen.filter((d) => !drop.has(toHex(d.hash)));
         continue;
+      }
+      // the signature checks running beside the execution: an invalid one voids this attempt
+      if (!confirm()) {
+        this.state.discardPending();
+        return null;
       }
       const { header } = this.seal(ordered, ex, {
         timestampMs: opts.timestampMs,
@@ -902,16 +993,61 @@ export class Chain implements ChainApi {
         });
       }
     });
-    // deferred (system-injected) transactions are not signature-verified (§2.1)
+    // deferred (system-injected) transactions are not signature-verified (§2.1). The checks run
+    // on other threads while the block executes; an invalid signature makes the block invalid
+    // whatever else is wrong with it, exactly as if the signatures had been checked first.
     const signedIdx = decoded.flatMap((d, i) => (isDeferred(d.tx) ? [] : [i]));
-    const sigOk = this.checkSignatures(signedIdx.map((i) => (decoded[i] as Decoded).bytes));
-    const badAt = sigOk.indexOf(false);
-    const bad = badAt < 0 ? -1 : (signedIdx[badAt] as number);
-    if (bad >= 0)
-      throw new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, {
+    const waitSigs = this.startSignatures(signedIdx.map((i) => decoded[i] as Decoded));
+    const sigFailure = (): StfError | null => {
+      const badAt = waitSigs().indexOf(false);
+      if (badAt < 0) return null;
+      const bad = signedIdx[badAt] as number;
+      return new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, {
         index: bad,
       });
-    const txRoot = merkleRoot(decoded.map((d) => d.hash));
+    };
+    let ex: BlockExecutor;
+    try {
+      ex = this.executeReceived(block, decoded, opts);
+    } catch (e) {
+      this.state.discardPending();
+      throw e instanceof StfError ? (sigFailure() ?? e) : e;
+    }
+    const badSig = sigFailure();
+    if (badSig !== null) {
+      this.state.discardPending();
+      throw badSig;
+    }
+    const { root } = this.state.commit();
+    if (!bytesEqual(root, h.stateRoot)) {
+      // the block was executed and committed; a state-root mismatch means a faulty proposer
+      // or a non-deterministic node: the store now holds this block's state, the head does not move
+      throw new StfError(
+        "ERR_BLOCK_STATE_ROOT",
+        `state root ${toHex(root)} differs from the header's ${toHex(h.stateRoot)}`,
+      );
+    }
+    this.headHeader = h;
+    this.onHead?.(h);
+    return {
+      block,
+      hash: blockHash(h),
+      receipts: ex.receipts,
+      reward: ex.reward,
+      tips: ex.tips,
+      burned: ex.burned,
+      validators: ex.validators.report,
+    };
+  }
+
+  /**
+   * The checks and the execution of a received block after its transactions decoded: tx root,
+   * §6.5 order, capacity, execution, receipts root and usage. Throws `StfError` (pending state
+   * discarded); on success the block's writes are pending, ready to commit.
+   */
+  private executeReceived(block: Block, decoded: Decoded[], opts?: ApplyOptions): BlockExecutor {
+    const h = block.header;
+    const txRoot = merklePacked(packItems(decoded.map((d) => d.hash)).data);
     if (!bytesEqual(txRoot, h.txRoot))
       throw new StfError("ERR_BLOCK_TX_ROOT", "tx_root does not match the transactions");
     const beacon = executionBeacon(h.parentSeed, this.headHash);
@@ -959,26 +1095,7 @@ export class Chain implements ChainApi {
         `usage (${ex.cyclesUsed}, ${ex.cellsUsed}) differs from the header's (${h.cyclesUsed}, ${h.cellsUsed})`,
       );
     }
-    const { root } = this.state.commit();
-    if (!bytesEqual(root, h.stateRoot)) {
-      // the block was executed and committed; a state-root mismatch means a faulty proposer
-      // or a non-deterministic node: the store now holds this block's state, the head does not move
-      throw new StfError(
-        "ERR_BLOCK_STATE_ROOT",
-        `state root ${toHex(root)} differs from the header's ${toHex(h.stateRoot)}`,
-      );
-    }
-    this.headHeader = h;
-    this.onHead?.(h);
-    return {
-      block,
-      hash: blockHash(h),
-      receipts: ex.receipts,
-      reward: ex.reward,
-      tips: ex.tips,
-      burned: ex.burned,
-      validators: ex.validators.report,
-    };
+    return ex;
   }
 
   // ----- runner jobs (jobs.ts, docs/execution.md "Runner jobs") -----

@@ -57,13 +57,17 @@ async function start(i: number): Promise<void> {
   const p = spawnValidator(i, paths[i] as string, (line) => {
     // COWBOY_TEST_LOGS=DIR keeps every validator's log lines for debugging
     if (process.env.COWBOY_TEST_LOGS)
-      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `v${i}.log`), `${line}\n`);
+      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `equivocation-v${i}.log`), `${line}\n`);
     const l = logs[i] as string[];
     l.push(line);
     if (l.length > 400) l.shift();
   });
   procs[i] = p;
-  urls[i] = (await p.ready).rpc;
+  try {
+    urls[i] = (await p.ready).rpc;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; last log lines:\n${(logs[i] as string[]).slice(-8).join("\n")}`);
+  }
 }
 async function kill(i: number): Promise<void> {
   const p = procs[i];

@@ -58,7 +58,7 @@ async function start(i: number): Promise<{ syncedTo: number }> {
   const p = spawnValidator(i, paths[i] as string, (line) => {
     // COWBOY_TEST_LOGS=DIR keeps every validator's log lines for debugging
     if (process.env.COWBOY_TEST_LOGS)
-      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `v${i}.log`), `${line}\n`);
+      appendFileSync(join(process.env.COWBOY_TEST_LOGS, `localnet-v${i}.log`), `${line}\n`);
     const l = logs[i] as string[];
     l.push(line);
     if (l.length > 200) l.shift();
