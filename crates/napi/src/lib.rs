@@ -2,8 +2,8 @@
 //! crate to JavaScript; keep this file a thin list of modules.
 
 mod bls;
-mod dkg;
 pub mod codec;
+mod dkg;
 pub mod pvm;
 mod runtime;
 mod state;

@@ -88,8 +88,8 @@ pub struct PyStr {
 
 impl PyStr {
     /// Build (accounting its size).
-    pub fn new(s: impl Into<Box<str>>) -> Self {
-        let s = StrBuf::from_box(s.into());
+    pub fn new(s: impl Into<StrBuf>) -> Self {
+        let s: StrBuf = s.into();
         let nchars = if s.is_ascii() {
             s.len()
         } else {
@@ -170,6 +170,62 @@ impl From<&str> for StrBuf {
             Self::inline(t)
         } else {
             StrBuf(StrRepr::Heap(t.into()))
+        }
+    }
+}
+
+impl From<Box<str>> for StrBuf {
+    #[inline]
+    fn from(b: Box<str>) -> StrBuf {
+        StrBuf::from_box(b)
+    }
+}
+
+impl From<String> for StrBuf {
+    #[inline]
+    fn from(b: String) -> StrBuf {
+        if b.len() <= Self::INLINE {
+            Self::inline(&b)
+        } else {
+            StrBuf(StrRepr::Heap(b.into_boxed_str()))
+        }
+    }
+}
+
+impl From<&String> for StrBuf {
+    #[inline]
+    fn from(b: &String) -> StrBuf {
+        StrBuf::from(b.as_str())
+    }
+}
+
+impl From<&Box<str>> for StrBuf {
+    #[inline]
+    fn from(b: &Box<str>) -> StrBuf {
+        StrBuf::from(&**b)
+    }
+}
+
+impl From<&Rc<str>> for StrBuf {
+    #[inline]
+    fn from(b: &Rc<str>) -> StrBuf {
+        StrBuf::from(&**b)
+    }
+}
+
+impl From<Rc<str>> for StrBuf {
+    #[inline]
+    fn from(b: Rc<str>) -> StrBuf {
+        StrBuf::from(&*b)
+    }
+}
+
+impl From<std::borrow::Cow<'_, str>> for StrBuf {
+    #[inline]
+    fn from(b: std::borrow::Cow<'_, str>) -> StrBuf {
+        match b {
+            std::borrow::Cow::Borrowed(t) => StrBuf::from(t),
+            std::borrow::Cow::Owned(t) => StrBuf::from(t),
         }
     }
 }
@@ -691,7 +747,7 @@ impl Value {
         }
     }
     /// Make a str value.
-    pub fn str(s: impl Into<Box<str>>) -> Value {
+    pub fn str(s: impl Into<StrBuf>) -> Value {
         Value::Str(Rc::new(PyStr::new(s)))
     }
     /// Make a list value.

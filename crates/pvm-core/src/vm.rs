@@ -2110,12 +2110,16 @@ impl Vm {
                 }
                 Instr::ReturnValue => {
                     let v = self.pop();
-                    let f = self.frames.pop().expect("frame");
-                    let ret = f.ret;
-                    let mut stack = f.stack;
-                    let mut locals = f.locals;
+                    // Take the parts to keep, then drop the frame in place (no move of the
+                    // whole frame): locals first, then the rest, as before.
+                    let nf = self.frames.len();
+                    let f = &mut self.frames[nf - 1];
+                    let ret = std::mem::take(&mut f.ret);
+                    let mut stack = std::mem::take(&mut f.stack);
+                    let mut locals = std::mem::take(&mut f.locals);
                     locals.clear();
                     stack.clear();
+                    self.frames.truncate(nf - 1);
                     if self.stack_pool.len() < 64 && stack.capacity() <= 64 {
                         self.stack_pool.push(stack);
                     }
@@ -2973,6 +2977,11 @@ fn float_fast(
         BinOp::Sub => Some(Value::Float(x.sub(y))),
         BinOp::Mul => Some(Value::Float(x.mul(y))),
         BinOp::TrueDiv if !y.is_zero() => Some(Value::Float(x.div(y))),
+        // What `builtin_binop` computes for float operands; an error (zero division, overflow,
+        // complex result) goes the generic way, which computes it again and raises it.
+        BinOp::Pow => x.py_pow(y).ok().map(Value::Float),
+        BinOp::FloorDiv => x.py_floordiv(y).ok().map(Value::Float),
+        BinOp::Mod => x.py_rem(y).ok().map(Value::Float),
         _ => None,
     }
 }

@@ -19,10 +19,11 @@ import {
   toHex,
 } from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readKeyFile } from "../../node/src/validator/config.ts";
 import { method, RpcDispatcher, RpcServer, ValidatorsModule } from "../../rpc/src/index.ts";
 import { type Devnet, startDevnet } from "../../sdk/test/devnet-process.ts";
 import { startShortEpochDevnet } from "../../sdk/test/validator-devnet.ts";
-import { parseCby } from "../src/commands/validator.ts";
+import { parseCby, validatorFailure } from "../src/commands/validator.ts";
 import { setIo } from "../src/io.ts";
 import { main } from "../src/main.ts";
 
@@ -76,6 +77,32 @@ describe("parseCby", () => {
   });
 });
 
+describe("validatorFailure", () => {
+  const receipt = (error: string | null, status = "reverted") =>
+    ({ transactionHash: new Uint8Array(32), status, error, from: new Uint8Array(20).fill(0xab) }) as never;
+
+  it("turns receipt errors into CLI errors with the fix", () => {
+    const low = validatorFailure(
+      receipt("ERR_VALIDATOR_STAKE_TOO_LOW: stake 5 is below the minimum 10000500000000"),
+    );
+    expect([low.code, low.message]).toEqual([
+      "ERR_VALIDATOR_STAKE_TOO_LOW",
+      "0.000000005 CBY is below the minimum stake of 10,000.5 CBY: pass --stake 10001 or more",
+    ]);
+    const poor = validatorFailure(receipt("ERR_VALIDATOR_BALANCE: balance 3000000000 < stake 9000000000"));
+    expect(poor.message).toBe(
+      `the operator holds 3 CBY, less than the stake: fund 0x${"ab".repeat(20)} (on a devnet: \`npx cowboy faucet 0x${"ab".repeat(20)}\`) or stake less`,
+    );
+    const jailed = validatorFailure(receipt("ERR_VALIDATOR_STILL_JAILED: ab is jailed until height 77"));
+    expect(jailed.message).toBe("ab is jailed until height 77: wait until block 77, then unjail again");
+    const other = validatorFailure(receipt("ERR_OUT_OF_CYCLES: limit", "outOfCycles"));
+    expect([other.code, other.message]).toEqual([
+      "ERR_TX_OUTOFCYCLES",
+      "the transaction outOfCycles: ERR_OUT_OF_CYCLES: limit",
+    ]);
+  });
+});
+
 describe("cowboy validator keygen (offline)", () => {
   it("writes the node's key-file fields with mode 0600 and a public file whose proof verifies", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cowboy-validator-keygen-"));
@@ -88,6 +115,12 @@ describe("cowboy validator keygen (offline)", () => {
     expect(key.version).toBe(1);
     expect(key.blsSecretKey).toMatch(/^0x[0-9a-f]{64}$/);
     expect(statSync(join(dir, "v.key")).mode & 0o777).toBe(0o600);
+    // the validator node's reader takes these fields as they are, once a network assigns the
+    // validator its index and threshold share
+    writeFileSync(join(dir, "node.key"), JSON.stringify({ ...key, index: 0, blsShare: "0x00" }));
+    const read = readKeyFile(join(dir, "node.key"));
+    expect(toHex(read.blsSecretKey)).toBe(key.blsSecretKey);
+    expect(toHex(read.operatorSecretKey)).toBe(key.operatorSecretKey);
     const pub = JSON.parse(readFileSync(join(dir, "v.key.pub.json"), "utf8"));
     const pk = native.blsPublicKey(Buffer.from(fromHex(key.blsSecretKey)));
     expect(pub.blsPublicKey).toBe(toHex(pk));
@@ -245,6 +278,18 @@ describe("cowboy validator on the devnet", () => {
       /ERR_VALIDATOR_NOT_EXITING: .* has not begun an exit: exit first[\s\S]*ERR_VALIDATOR_STILL_UNBONDING: .* unbonds at height ([0-9]+): wait until block \1, then withdraw again\n$/,
     );
   }, 120_000);
+
+  it("names the operator to fund when it cannot pay the stake", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "cowboy-validator-unfunded-"));
+    const k = await cowboy(["validator", "keygen", "--json"], fresh);
+    const { address } = JSON.parse(k.stdout);
+    const r = await cowboy(["validator", "register", "--stake", "12000"], fresh);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^cowboy: ERR_TX_BALANCE: balance 0 cannot cover/);
+    expect(r.stderr).toContain(
+      `fund the operator ${address} with the stake plus the fee (on a devnet: \`npx cowboy faucet ${address}\`)`,
+    );
+  });
 
   it("status of others, the operator check, and an unknown validator", async () => {
     const other = await cowboy(["validator", "status", DEV5], dir);

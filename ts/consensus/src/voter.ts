@@ -66,6 +66,13 @@ export interface Application {
    */
   pendingBlock?(digest: string): unknown | null;
   /**
+   * Optional: a certified block (its digest is in a notarization or finalization this voter
+   * holds) that the voter obtained without verifying it — fetched from a peer. The
+   * application may keep it to execute the blocks built on it (`verify` of a child needs its
+   * parent's state); it must still check it when it executes it.
+   */
+  certified?(proposal: Proposal, block: unknown): void;
+  /**
    * A block became final; called once per block, in chain order. `certificate` is its own
    * finalization certificate (null for an ancestor finalized by a descendant's). `participants`
    * are the validators (ascending indices) whose valid notarize or finalize vote for this block
@@ -537,6 +544,12 @@ export class Voter {
         return;
       }
     }
+    // the application executes the block on its parent: a certified parent we never saw (we
+    // were syncing or down when it was proposed) is fetched first; its arrival retries this
+    if (proposal.parentView > this.lastFinalizedView && this.blockOf(proposal.parent) === undefined) {
+      this.fetchBlock(proposal.parent);
+      return;
+    }
     const beacon = this.beaconFor(view);
     if (beacon === null) return;
     if (!this.matches(proposal, block) || !this.app.verify(proposal, block, beacon)) return;
@@ -986,11 +999,14 @@ export class Voter {
         this.isAncestorOfPendingFinal(digest);
       if (!certified) continue;
       this.blocks.set(digest, entry);
+      this.app.certified?.(entry.proposal, entry.block);
       added = true;
     }
     if (added) {
       this.deliverFinal();
       this.tryPropose();
+      const cur = this.views.get(this.view);
+      if (cur !== undefined) for (const c of [...cur.pending.values()]) this.tryNotarize(c.proposal, c.block);
     }
   }
 

@@ -40,6 +40,10 @@ interface RunOptions {
   readonly tamper?: Tamper;
   /** dealers that never publish a log */
   readonly silent?: ReadonlySet<string>;
+  /** deliver in a pseudo-random order seeded by this, duplicating every third message */
+  readonly shuffle?: number;
+  /** restart this node (by secret key) after the messages are delivered, then deliver again */
+  readonly restart?: { readonly secret: Buffer; readonly before?: () => void };
   /** rewrite the agreed log list before finalizing */
   readonly agree?: (logs: Buffer[]) => Uint8Array[];
 }
@@ -63,11 +67,14 @@ function run(o: RunOptions): Run {
   const logs: Buffer[] = [];
   const ceremonies = new Map<string, DkgCeremony>();
   const refusals = new Map<string, Map<string, string>>();
-  for (const [id, secret] of secrets) {
+  /** every public message and dealing delivered to each node (a restarted node gets them again) */
+  const inboxes = new Map<string, Envelope[]>();
+  const spawn = (id: string, secret: Buffer): DkgCeremony => {
     const me = pk(secret);
     const transport: DkgTransport = {
       broadcast: (m) => {
-        for (const p of playerKeys) if (!p.equals(me)) queue.push({ kind: "public", from: me, to: p, bytes: m });
+        for (const p of playerKeys)
+          if (!p.equals(me)) queue.push({ kind: "public", from: me, to: p, bytes: m });
       },
       sendDealing: (p, m) => queue.push({ kind: "dealing", from: me, to: p, bytes: m }),
       sendAck: (d, m) => queue.push({ kind: "ack", from: me, to: d, bytes: m }),
@@ -75,37 +82,61 @@ function run(o: RunOptions): Run {
         if (!o.silent?.has(id)) logs.push(Buffer.from(l));
       },
     };
-    ceremonies.set(
-      id,
-      new DkgCeremony(
-        {
-          chainId: CHAIN,
-          round: o.round,
-          previousOutput: o.previous?.output ?? null,
-          dealers: dealerKeys,
-          players: playerKeys,
-          secretKey: secret,
-          previousShare: o.previous?.shares.get(id) ?? null,
-        },
-        transport,
-      ),
+    const c = new DkgCeremony(
+      {
+        chainId: CHAIN,
+        round: o.round,
+        previousOutput: o.previous?.output ?? null,
+        dealers: dealerKeys,
+        players: playerKeys,
+        secretKey: secret,
+        previousShare: o.previous?.shares.get(id) ?? null,
+      },
+      transport,
     );
-  }
+    ceremonies.set(id, c);
+    return c;
+  };
+  for (const [id, secret] of secrets) spawn(id, secret);
   for (const c of ceremonies.values()) c.start();
-  while (queue.length > 0) {
-    const m = queue.shift() as Envelope;
-    const bytes = o.tamper ? o.tamper(m) : m.bytes;
-    if (bytes === null) continue;
-    const c = ceremonies.get(hex(m.to)) as DkgCeremony;
-    try {
-      if (m.kind === "public") c.onPublicMessage(m.from, bytes);
-      else if (m.kind === "dealing") c.onDealing(m.from, bytes);
-      else c.onAck(m.from, bytes);
-    } catch (e) {
-      const per = refusals.get(hex(m.to)) ?? new Map<string, string>();
-      per.set(hex(m.from), (e as DkgError).code);
-      refusals.set(hex(m.to), per);
+  let rng = o.shuffle ?? 0;
+  let delivered = 0;
+  const next = (): Envelope => {
+    if (o.shuffle === undefined) return queue.shift() as Envelope;
+    rng = (Math.imul(rng, 1103515245) + 12345) >>> 0;
+    const [m] = queue.splice(rng % queue.length, 1) as [Envelope];
+    if (++delivered % 3 === 0) queue.push(m);
+    return m;
+  };
+  const drain = (): void => {
+    while (queue.length > 0) {
+      const m = next();
+      const bytes = o.tamper ? o.tamper(m) : m.bytes;
+      if (bytes === null) continue;
+      const to = hex(m.to);
+      const c = ceremonies.get(to) as DkgCeremony;
+      if (m.kind !== "ack") inboxes.set(to, [...(inboxes.get(to) ?? []), { ...m, bytes }]);
+      try {
+        if (m.kind === "public") c.onPublicMessage(m.from, bytes);
+        else if (m.kind === "dealing") c.onDealing(m.from, bytes);
+        else c.onAck(m.from, bytes);
+      } catch (e) {
+        const per = refusals.get(to) ?? new Map<string, string>();
+        per.set(hex(m.from), (e as DkgError).code);
+        refusals.set(to, per);
+      }
     }
+  };
+  drain();
+  if (o.restart !== undefined) {
+    // the node crashes (in-memory ceremony state lost) and comes back: it deals again and is
+    // fed the messages it had received (from the transport's store)
+    o.restart.before?.();
+    const id = hex(pk(o.restart.secret));
+    const c = spawn(id, o.restart.secret);
+    c.start();
+    queue.push(...(inboxes.get(id) ?? []));
+    drain();
   }
   for (const d of dealerKeys) (ceremonies.get(hex(d)) as DkgCeremony).closeDealing();
   const agreed = o.agree ? o.agree(logs) : logs;
@@ -189,7 +220,9 @@ describe("a fresh DKG among 4 validators", () => {
     expect(seeds.length).toBe(4);
     for (const s of seeds) expect(s.equals(seeds[0] as Buffer)).toBe(true);
     const two = shares.slice(0, 2).map((s) => x.blsSeedPartialSign(s, CHAIN, 1n, 7n));
-    await expect(new x.BlsGroup(freshResult.group).recoverSeedAsync(CHAIN, 1n, 7n, two)).rejects.toMatchObject({
+    await expect(
+      new x.BlsGroup(freshResult.group).recoverSeedAsync(CHAIN, 1n, 7n, two),
+    ).rejects.toMatchObject({
       code: "ERR_BLS_NOT_ENOUGH_PARTIALS",
     });
   });
@@ -200,9 +233,45 @@ describe("a fresh DKG among 4 validators", () => {
       chainId: CHAIN,
       publicKeys: freshResult.players,
       group: freshResult.group,
-      signer: { index: 2, secretKey: bySharing[2] as Buffer, share: fresh.results.get(hex(pk(bySharing[2] as Buffer)))?.share as Buffer },
+      signer: {
+        index: 2,
+        secretKey: bySharing[2] as Buffer,
+        share: fresh.results.get(hex(pk(bySharing[2] as Buffer)))?.share as Buffer,
+      },
     });
     expect(scheme.groupPublicKey.equals(freshResult.groupPublicKey)).toBe(true);
+  });
+
+  it("does not depend on delivery order or duplicated messages", () => {
+    for (const seed of [1, 2, 3]) {
+      const r = run({ round: 1n, dealers: four, players: four, shuffle: seed });
+      expect(r.refusals.size).toBe(0);
+      expect(agreed(r).output.equals(freshResult.output)).toBe(true);
+    }
+  });
+
+  it("survives a restart: the dealer deals the same again and players acknowledge again", () => {
+    const a = four[0] as Buffer;
+    let crashed = true;
+    const r = run({
+      round: 1n,
+      dealers: four,
+      players: four,
+      // the acknowledgements to `a` are lost in its crash
+      tamper: (m) => (crashed && m.kind === "ack" && m.to.equals(pk(a)) ? null : m.bytes),
+      restart: {
+        secret: a,
+        before: () => {
+          crashed = false;
+        },
+      },
+    });
+    expect(r.refusals.size).toBe(0);
+    expect(new Set(r.logs.map(hex))).toEqual(new Set(fresh.logs.map(hex)));
+    expect(agreed(r).output.equals(freshResult.output)).toBe(true);
+    expect(r.results.get(hex(pk(a)))?.share?.equals(fresh.results.get(hex(pk(a)))?.share as Buffer)).toBe(
+      true,
+    );
   });
 
   it("is deterministic: the same ceremony gives byte-identical output and messages", () => {
@@ -229,11 +298,17 @@ describe("resharing", () => {
     const newShares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
     const g = new x.BlsGroup(res.group);
     const msg = Buffer.from("partial");
-    for (const s of newShares) expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(s, "seed", CHAIN, msg))).toBe(true);
+    for (const s of newShares)
+      expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(s, "seed", CHAIN, msg))).toBe(true);
     for (const s of previous.shares.values())
       expect(g.verifyPartial("seed", CHAIN, msg, x.blsPartialSign(s, "seed", CHAIN, msg))).toBe(false);
     // the beacon value of a round is unchanged: same group secret, unique threshold signature
-    const oldSeed = await seedFrom(freshResult.group, freshResult.groupPublicKey, [...previous.shares.values()].slice(0, 3), 9n);
+    const oldSeed = await seedFrom(
+      freshResult.group,
+      freshResult.groupPublicKey,
+      [...previous.shares.values()].slice(0, 3),
+      9n,
+    );
     const newSeed = await seedFrom(res.group, res.groupPublicKey, newShares.slice(1, 5), 9n);
     expect(newSeed.equals(oldSeed)).toBe(true);
   });
@@ -253,12 +328,24 @@ describe("resharing", () => {
   it("needs at least the previous threshold of dealers", () => {
     expect(
       () =>
-        new DkgInfo({ chainId: CHAIN, round: 4n, previousOutput: previous.output, dealers: four.slice(0, 2).map(pk), players: four.map(pk) }),
+        new DkgInfo({
+          chainId: CHAIN,
+          round: 4n,
+          previousOutput: previous.output,
+          dealers: four.slice(0, 2).map(pk),
+          players: four.map(pk),
+        }),
     ).toThrow(expect.objectContaining({ code: "ERR_BLS_DKG" }));
     // a dealer that is not a previous player is refused too
     expect(
       () =>
-        new DkgInfo({ chainId: CHAIN, round: 4n, previousOutput: previous.output, dealers: [...four.slice(0, 3), sk("z")].map(pk), players: four.map(pk) }),
+        new DkgInfo({
+          chainId: CHAIN,
+          round: 4n,
+          previousOutput: previous.output,
+          dealers: [...four.slice(0, 3), sk("z")].map(pk),
+          players: four.map(pk),
+        }),
     ).toThrow(expect.objectContaining({ code: "ERR_BLS_DKG" }));
   });
 });
@@ -311,6 +398,22 @@ describe("faulty dealers", () => {
     expect(res.dealers.length).toBe(3);
     const shares = res.players.map((p) => r.results.get(hex(p))?.share as Buffer);
     await seedFrom(res.group, res.groupPublicKey, shares.slice(0, 3), 4n);
+  });
+
+  it("a validator cut off from the network: its dealing gives up, its share is revealed", () => {
+    const off = pk(four[3] as Buffer);
+    const r = run({
+      round: 5n,
+      dealers: four,
+      players: four,
+      tamper: (m) => (m.from.equals(off) || m.to.equals(off) ? null : m.bytes),
+    });
+    const a = agreedLogs(info, r.logs);
+    expect(a.excluded.map((e) => e.reason)).toEqual(["too-many-reveals"]);
+    for (const k of a.kept) expect(k.reveals.map(hex)).toEqual([hex(off)]);
+    const res = agreed(r);
+    expect(res.revealed.map(hex)).toEqual([hex(off)]);
+    expect(res.dealers.map(hex)).not.toContain(hex(off));
   });
 
   it("forged, garbage and duplicate logs are dropped; the first log of a dealer wins", () => {
@@ -391,7 +494,9 @@ describe("bytes in, typed errors out", () => {
     expect(code(() => p3.onPublicMessage(pk(sk("stranger")), pub))).toBe("ERR_DKG_UNKNOWN_DEALER");
     p3.onPublicMessage(dKey, pub);
     p3.onPublicMessage(dKey, pub); // an identical repeat is harmless
-    expect(code(() => p3.onPublicMessage(dKey, Buffer.concat([pub, Buffer.from([0])])))).toBe("ERR_DKG_CONFLICT");
+    expect(code(() => p3.onPublicMessage(dKey, Buffer.concat([pub, Buffer.from([0])])))).toBe(
+      "ERR_DKG_CONFLICT",
+    );
 
     expect(code(() => dealer.onAck(b, Buffer.from("not an ack")))).toBe("ERR_BLS_MALFORMED");
     expect(code(() => dealer.onAck(pk(sk("stranger")), Buffer.alloc(8)))).toBe("ERR_DKG_UNKNOWN_PLAYER");
@@ -402,25 +507,45 @@ describe("bytes in, typed errors out", () => {
   });
 
   it("bad configurations and outputs", () => {
-    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [Buffer.alloc(48, 1)], players: keys }))).toMatch(
-      /^ERR_BLS_INVALID_(PUBLIC_KEY|LENGTH)$/,
-    );
-    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [], players: keys }))).toBe("ERR_BLS_DKG");
-    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: [...keys, keys[0] as Buffer] }))).toBe(
+    expect(
+      code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [Buffer.alloc(48, 1)], players: keys })),
+    ).toMatch(/^ERR_BLS_INVALID_(PUBLIC_KEY|LENGTH)$/);
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: [], players: keys }))).toBe(
       "ERR_BLS_DKG",
     );
     expect(
-      code(() => new DkgInfo({ chainId: CHAIN, round: 1n, previousOutput: Buffer.from("junk"), dealers: keys, players: keys })),
+      code(
+        () =>
+          new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: [...keys, keys[0] as Buffer] }),
+      ),
+    ).toBe("ERR_BLS_DKG");
+    expect(
+      code(
+        () =>
+          new DkgInfo({
+            chainId: CHAIN,
+            round: 1n,
+            previousOutput: Buffer.from("junk"),
+            dealers: keys,
+            players: keys,
+          }),
+      ),
     ).toBe("ERR_BLS_MALFORMED");
-    expect(code(() => new DkgInfo({ chainId: CHAIN, round: -1n, dealers: keys, players: keys }))).toBe("ERR_BLS_INVALID_ARGUMENT");
+    expect(code(() => new DkgInfo({ chainId: CHAIN, round: -1n, dealers: keys, players: keys }))).toBe(
+      "ERR_BLS_INVALID_ARGUMENT",
+    );
     expect(code(() => mk(sk("stranger")))).toBe("ERR_DKG_NOT_PARTICIPANT");
-    expect(() => x.blsDkgOutputInfo(Buffer.from("junk"))).toThrow(expect.objectContaining({ code: "ERR_BLS_MALFORMED" }));
+    expect(() => x.blsDkgOutputInfo(Buffer.from("junk"))).toThrow(
+      expect.objectContaining({ code: "ERR_BLS_MALFORMED" }),
+    );
     expect(() => x.blsDkgDerivedRandomness(Buffer.alloc(5), CHAIN, 1n, "deal")).toThrow(
       expect.objectContaining({ code: expect.stringMatching(/^ERR_BLS_/) }),
     );
-    expect(() => new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: keys }).native.checkLog(Buffer.from("junk"))).toThrow(
-      expect.objectContaining({ code: "ERR_BLS_MALFORMED" }),
-    );
+    expect(() =>
+      new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: keys }).native.checkLog(
+        Buffer.from("junk"),
+      ),
+    ).toThrow(expect.objectContaining({ code: "ERR_BLS_MALFORMED" }));
     const info = new DkgInfo({ chainId: CHAIN, round: 1n, dealers: keys, players: keys });
     expect(info.required).toBe(3);
     expect(info.maxReveals).toBe(1);

@@ -25,6 +25,7 @@ import {
   generateSecretKey,
   parseValidatorError,
   type RpcReceipt,
+  RpcRequestError,
   type RpcValidator,
   type SentTransaction,
   toHex,
@@ -202,6 +203,11 @@ function timeoutOf(opts: ValidatorSignerOpts): number {
   return Number(t);
 }
 
+/** `units` in whole CBY, rounded up (a `--stake` that is at least `units`). */
+function ceilCby(units: bigint): string {
+  return ((units + UNITS_PER_CBY - 1n) / UNITS_PER_CBY).toString();
+}
+
 /** The CLI's message for a failed validator transaction: what happened and the fix. */
 export function validatorFailure(receipt: RpcReceipt): CliError {
   const f = parseValidatorError(receipt.error);
@@ -215,14 +221,16 @@ export function validatorFailure(receipt: RpcReceipt): CliError {
     const stake = f.values.stake !== undefined ? formatCby(f.values.stake) : "the stake";
     return new CliError(
       f.errCode,
-      `${stake} is below the minimum stake of ${min}: pass --stake ${(f.values.minStake / UNITS_PER_CBY).toString()} or more`,
+      `${stake} is below the minimum stake of ${min}: pass --stake ${ceilCby(f.values.minStake)} or more`,
     );
   }
-  if (f.code === "BALANCE" && f.values.balance !== undefined)
+  if (f.code === "BALANCE" && f.values.balance !== undefined) {
+    const who = receipt.from === null ? "<address>" : toHex(receipt.from);
     return new CliError(
       f.errCode,
-      `the operator holds ${formatCby(f.values.balance)}, less than the stake: fund it (on a devnet: \`cowboy faucet <address>\`) or stake less`,
+      `the operator holds ${formatCby(f.values.balance)}, less than the stake: fund ${who} (on a devnet: \`npx cowboy faucet ${who}\`) or stake less`,
     );
+  }
   return new CliError(f.errCode, `${f.detail}: ${f.fix}`);
 }
 
@@ -376,7 +384,20 @@ export function registerValidator(program: Command): void {
       const sk = Buffer.from(key.blsSecretKey);
       const blsKey = Uint8Array.from(native.blsPublicKey(sk));
       const proofOfPossession = Uint8Array.from(native.blsProofOfPossession(sk, chainId));
-      const sent = await w.registerValidator({ blsKey, proofOfPossession, stake });
+      let sent: SentTransaction;
+      try {
+        sent = await w.registerValidator({ blsKey, proofOfPossession, stake });
+      } catch (err) {
+        // the node refuses a stake (plus the fee) the operator cannot pay: say whom to fund
+        if (err instanceof RpcRequestError && err.reason?.includes("BALANCE") === true) {
+          const who = toHex(w.address);
+          throw new CliError(
+            err.errCode,
+            `${err.message}: fund the operator ${who} with the stake plus the fee (on a devnet: \`npx cowboy faucet ${who}\`) or stake less`,
+          );
+        }
+        throw err;
+      }
       const r = await confirm(w, sent, opts);
       const rec = await w.getValidator(w.address);
       if (opts.json) {

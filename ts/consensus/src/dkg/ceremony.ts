@@ -23,6 +23,11 @@
  * and the ceremony number (`blsDkgDerivedRandomness`, purposes "deal" / "finalize"), so a dealer
  * restarted mid-ceremony deals the same polynomial again; an observer passes its own secret
  * 32 bytes. The output depends only on the agreed logs.
+ *
+ * Restarts (state is in memory): a restarted dealer calls `start()` again and sends identical
+ * messages; players answer a repeated dealing with their acknowledgement again. A restarted
+ * player is fed the dealers' messages again (from the transport's store or by asking the
+ * dealers to resend) and acknowledges them again.
  */
 import { loadNative } from "../bls-scheme.ts";
 import { DkgError, DkgInfo, type DkgInfoConfig, native } from "./info.ts";
@@ -98,8 +103,8 @@ export class DkgCeremony {
   /** dealer key hex → the public / private message received (player side) */
   private readonly publics = new Map<string, Buffer>();
   private readonly privates = new Map<string, Buffer>();
-  /** dealers whose dealing I acknowledged / refused (player side) */
-  private readonly acked = new Set<string>();
+  /** dealers whose dealing I acknowledged, with the acknowledgement / refused (player side) */
+  private readonly acked = new Map<string, Buffer>();
   private readonly refused = new Map<string, string>();
   /** players whose acknowledgement I recorded (dealer side) */
   private readonly acksIn = new Set<string>();
@@ -199,7 +204,13 @@ export class DkgCeremony {
     const key = hex(dealer);
     const prior = into.get(key);
     if (prior !== undefined) {
-      if (prior.equals(message)) return;
+      if (prior.equals(message)) {
+        // A repeated dealing: the dealer restarted (it deals the same polynomial again, see
+        // the header) and lost my acknowledgement, so send it again.
+        const ack = into === this.privates ? this.acked.get(key) : undefined;
+        if (ack !== undefined) this.deliverAck(Buffer.from(dealer), ack);
+        return;
+      }
       throw new DkgError("ERR_DKG_CONFLICT", `a second, different ${what} from one dealer`);
     }
     into.set(key, Buffer.from(message));
@@ -219,8 +230,12 @@ export class DkgCeremony {
       this.refused.set(key, (e as DkgError).code);
       throw e;
     }
-    this.acked.add(key);
     if (ack === null) return;
+    this.acked.set(key, ack);
+    this.deliverAck(dealer, ack);
+  }
+
+  private deliverAck(dealer: Buffer, ack: Buffer): void {
     if (this.me !== null && dealer.equals(this.me)) this.onAck(this.me, ack);
     else this.transport.sendAck(dealer, ack);
   }

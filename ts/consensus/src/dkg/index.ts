@@ -1,3 +1,9 @@
-export * from "./ceremony.ts";
-export * from "./info.ts";
-export * from "./logs.ts";
+export {
+  DkgCeremony,
+  type DkgCeremonyConfig,
+  type DkgResult,
+  type DkgTransport,
+  shareIndexOf,
+} from "./ceremony.ts";
+export { DkgError, DkgInfo, type DkgInfoConfig } from "./info.ts";
+export { type AgreedLogs, agreedLogs, type KeptLog, type LogExclusion } from "./logs.ts";

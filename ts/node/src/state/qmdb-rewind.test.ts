@@ -20,6 +20,7 @@ afterAll(() => {
 });
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | undefined) => (b === undefined ? undefined : Buffer.from(b).toString("utf8"));
 const code = (f: () => unknown) => {
   try {
     f();
@@ -50,7 +51,7 @@ describe("QmdbState.rewind", () => {
     expect(toHex(s.root())).toBe(toHex(roots[3] as Uint8Array));
     expect(s.get(bytes("pending"))).toBeUndefined();
     expect(s.get(bytes("k4"))).toBeUndefined();
-    expect(s.get(bytes("k2"))).toEqual(bytes("v2"));
+    expect(text(s.get(bytes("k2")))).toBe("v2");
     expect(s.history().map((c) => c.version)).toEqual([2n, 3n]);
     // a different version 4
     s.put(bytes("other"), bytes("y"));
@@ -61,7 +62,7 @@ describe("QmdbState.rewind", () => {
     s = QmdbState.open(dir, { historyWindow: 4 });
     expect(s.version()).toBe(4n);
     expect(toHex(s.root())).toBe(toHex(c4.root));
-    expect(s.get(bytes("other"))).toEqual(bytes("y"));
+    expect(text(s.get(bytes("other")))).toBe("y");
     expect(s.get(bytes("k4"))).toBeUndefined();
     // rewinding to the head only drops pending writes
     s.put(bytes("p"), bytes("q"));

@@ -591,7 +591,7 @@ export class Chain implements ChainApi {
 
   /** Signature checks, skipping (and then remembering) transactions verified before. */
   private checkSignatures(txs: readonly { bytes: Uint8Array; sigKey?: string | undefined }[]): boolean[] {
-    return this.startSignatures(txs)();
+    return this.startSignatures(txs).wait();
   }
 
   /**
@@ -599,16 +599,18 @@ export class Chain implements ChainApi {
    * boolean per transaction). Transactions verified before (at admission, or in an earlier
    * block) are not checked again; those found valid are remembered. With the addon's verifier
    * the checks run on other threads (every core) while the caller goes on — e.g. executes the
-   * block — and the waiting function joins them; any other `verifyBatch` runs here and now.
+   * block — and `wait` joins them (`background` true); any other `verifyBatch` runs here and
+   * now (`background` false: the answer is ready).
    */
-  private startSignatures(
-    txs: readonly { bytes: Uint8Array; sigKey?: string | undefined }[],
-  ): () => boolean[] {
+  private startSignatures(txs: readonly { bytes: Uint8Array; sigKey?: string | undefined }[]): {
+    wait: () => boolean[];
+    background: boolean;
+  } {
     const ids = txs.map((d) => d.sigKey ?? toHex(keccak256(d.bytes)));
     const todo: number[] = [];
     for (let i = 0; i < txs.length; i++) if (!this.verified.has(ids[i] as string)) todo.push(i);
     const out: boolean[] = txs.map(() => true);
-    if (todo.length === 0) return () => out;
+    if (todo.length === 0) return { wait: () => out, background: false };
     const list = todo.map((i) => (txs[i] as { bytes: Uint8Array }).bytes);
     const start = this.verifyBatch === nativeVerifyBatch ? nativeCodec().txVerifyStart : undefined;
     let job: { wait(): boolean[] } | null = null;
@@ -620,7 +622,7 @@ export class Chain implements ChainApi {
       res = this.verifyBatch(list);
     }
     let done = false;
-    return () => {
+    const wait = () => {
       if (done) return out;
       done = true;
       const r = res ?? (job as { wait(): boolean[] }).wait();
@@ -635,6 +637,7 @@ export class Chain implements ChainApi {
       }
       return out;
     };
+    return { wait, background: job !== null };
   }
 
   /** A fresh executor for the next block over the current pending state. */
@@ -808,12 +811,12 @@ export class Chain implements ChainApi {
     const rawIdx: number[] = [];
     for (let i = 0; i < candidates.length; i++)
       if (known[i] === undefined && !("failed" in (prepared[i] as object))) rawIdx.push(i);
-    const waitSigs = this.startSignatures(rawIdx.map((i) => prepared[i] as Decoded));
+    const pendingSigs = this.startSignatures(rawIdx.map((i) => prepared[i] as Decoded));
     // per candidate once the checks are in (null until then: every signature presumed valid)
     let sigs: boolean[] | null = null;
     const confirm = (): boolean => {
       if (sigs !== null) return true;
-      const raw = waitSigs();
+      const raw = pendingSigs.wait();
       const all: boolean[] = candidates.map(() => true);
       rawIdx.forEach((i, j) => {
         all[i] = raw[j] === true;
@@ -821,6 +824,8 @@ export class Chain implements ChainApi {
       sigs = all;
       return raw.every((ok) => ok);
     };
+    // an answer that is already there is used from the start
+    if (!pendingSigs.background) confirm();
     // queued job results (Runner lane, in arrival order)
     const deliveries = this.deliveryCandidates();
     // With every signature valid one pass suffices. If one turns out invalid the executed block
@@ -997,15 +1002,18 @@ export class Chain implements ChainApi {
     // on other threads while the block executes; an invalid signature makes the block invalid
     // whatever else is wrong with it, exactly as if the signatures had been checked first.
     const signedIdx = decoded.flatMap((d, i) => (isDeferred(d.tx) ? [] : [i]));
-    const waitSigs = this.startSignatures(signedIdx.map((i) => decoded[i] as Decoded));
+    const pendingSigs = this.startSignatures(signedIdx.map((i) => decoded[i] as Decoded));
     const sigFailure = (): StfError | null => {
-      const badAt = waitSigs().indexOf(false);
+      const badAt = pendingSigs.wait().indexOf(false);
       if (badAt < 0) return null;
       const bad = signedIdx[badAt] as number;
       return new StfError("ERR_BLOCK_INVALID_TX", `transaction ${bad} has an invalid signature`, {
         index: bad,
       });
     };
+    // an answer that is already there is used before executing anything
+    const early = pendingSigs.background ? null : sigFailure();
+    if (early !== null) throw early;
     let ex: BlockExecutor;
     try {
       ex = this.executeReceived(block, decoded, opts);

@@ -4,13 +4,14 @@
  * view (state rebuilt from the finalized blocks), invalid blocks, finalizing a block that was
  * never verified, and a restart.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Certificate, Proposal, Round } from "@cowboy/consensus";
 import { blockHash, encodeTransaction, signTransaction, zeroSignature } from "@cowboy/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEV_ACCOUNT_BALANCE, deriveDevKeys } from "../devnet/accounts.ts";
+import { openChain } from "../stf/open.ts";
 import type { GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import type { ConsensusBlock } from "./block.ts";
@@ -166,6 +167,8 @@ describe("ChainApplication", () => {
     expect(a.app.chain.head.height).toBe(3n);
     a.app.close();
     const a2 = open("a", 0);
+    const headPath = join(root, "a", "state", "head.bin");
+    const staleHead = readFileSync(headPath); // block 2's header (the finalized tip here)
     expect(a2.app.rebuilds).toBe(1);
     expect(a2.app.chain.head.height).toBe(2n);
     // the proposal survives the restart (pending/): if it was notarized, the chain must extend it
@@ -185,5 +188,16 @@ describe("ChainApplication", () => {
     expect(a2.app.pendingBlock(p4.digest)).toBeNull();
     expect(a2.app.pendingBlock((p5 as { digest: string }).digest)).not.toBeNull();
     a2.app.close();
+    // a kill in the middle of a commit can leave head.bin and the store disagreeing: the
+    // application rebuilds its (derived) state from finalized.log instead of refusing to start
+    writeFileSync(headPath, staleHead); // block 2's header over the store of block 4
+    expect(() => openChain(join(root, "a", "state"), genesis)).toThrowError(
+      expect.objectContaining({ code: "ERR_CHAIN_HEAD" }),
+    );
+    const a3 = open("a", 0);
+    expect(a3.app.tip()).toBe(3);
+    expect(a3.app.chain.head.height).toBe(3n);
+    expect(a3.app.chain.getAccount(bob.address)?.balance).toBe(5n);
+    a3.app.close();
   });
 });

@@ -187,7 +187,19 @@ export class ChainApplication implements ValidatorApplication {
     this.logFd = openSync(this.logPath, "a");
     this.pendingDir = join(opts.dataDir, "pending");
     this.loadPending();
-    this.handle = openChain(this.stateDir, opts.genesis);
+    try {
+      this.handle = openChain(this.stateDir, opts.genesis);
+    } catch (err) {
+      // the store and its recorded head disagree (a kill in the middle of a commit): the
+      // state is derived data — start it afresh and re-execute the finalized blocks below
+      if ((err as { code?: string }).code !== "ERR_CHAIN_HEAD") throw err;
+      opts.logger?.warn(
+        { err: (err as Error).message },
+        "the state store does not match its recorded head; rebuilding it from the finalized blocks",
+      );
+      rmSync(this.stateDir, { recursive: true, force: true });
+      this.handle = openChain(this.stateDir, opts.genesis);
+    }
     const tip = this.final[this.final.length - 1];
     const headHash = blockHash(this.handle.chain.head);
     const consistent =
@@ -505,6 +517,18 @@ export class ChainApplication implements ValidatorApplication {
     if (!this.execute(digest, cb)) return false;
     this.keepPending(digest, cb);
     return true;
+  }
+
+  /**
+   * A certified block the voter fetched (we never verified it): kept so that its children can
+   * be executed on it; it is executed (every root checked) when a child or its finalization
+   * needs it.
+   */
+  certified(proposal: Proposal, block: unknown): void {
+    if (proposal.height <= this.final.length) return;
+    const cb = block as ConsensusBlock;
+    const digest = consensusDigest(cb);
+    if (digest === proposal.payload && !this.known.has(digest)) this.known.set(digest, cb);
   }
 
   /** A block proposed or verified here above the finalized tip (kept across restarts), or null. */
