@@ -39,17 +39,17 @@ impl AsRef<str> for BlsCode {
     }
 }
 
-type Result<T> = napi::Result<T, BlsCode>;
+pub(crate) type Result<T> = napi::Result<T, BlsCode>;
 
-fn err(e: BlsError) -> napi::Error<BlsCode> {
+pub(crate) fn err(e: BlsError) -> napi::Error<BlsCode> {
     napi::Error::new(BlsCode(format!("ERR_BLS_{}", e.code())), e.to_string())
 }
 
-fn arg(code: &str, msg: impl ToString) -> napi::Error<BlsCode> {
+pub(crate) fn arg(code: &str, msg: impl ToString) -> napi::Error<BlsCode> {
     napi::Error::new(BlsCode(format!("ERR_BLS_{code}")), msg.to_string())
 }
 
-fn u64_of(name: &str, v: &BigInt) -> Result<u64> {
+pub(crate) fn u64_of(name: &str, v: &BigInt) -> Result<u64> {
     if v.words.is_empty() {
         return Ok(0);
     }

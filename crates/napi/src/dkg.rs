@@ -24,43 +24,15 @@
 #![cfg_attr(test, allow(dead_code))]
 
 use cowboy_bls::{
-    Error as BlsError, PrivateKey, PublicKey,
+    PrivateKey, PublicKey,
     dkg::{self, DkgOutput},
     threshold::threshold_for,
 };
 use napi::bindgen_prelude::{BigInt, Buffer};
 use napi_derive::napi;
 
-/// The `code` of every error thrown by this module: `ERR_BLS_<CODE>`.
-#[derive(Debug, Clone)]
-pub struct DkgCode(String);
-
-impl AsRef<str> for DkgCode {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-type Result<T> = napi::Result<T, DkgCode>;
-
-fn err(e: BlsError) -> napi::Error<DkgCode> {
-    napi::Error::new(DkgCode(format!("ERR_BLS_{}", e.code())), e.to_string())
-}
-
-fn invalid(msg: impl ToString) -> napi::Error<DkgCode> {
-    napi::Error::new(DkgCode("ERR_BLS_INVALID_ARGUMENT".into()), msg.to_string())
-}
-
-fn u64_of(name: &str, v: &BigInt) -> Result<u64> {
-    if v.words.is_empty() {
-        return Ok(0);
-    }
-    let (negative, value, lossless) = v.get_u64();
-    if negative || !lossless {
-        return Err(invalid(format!("{name}: expected a u64 bigint")));
-    }
-    Ok(value)
-}
+// Errors are the BLS bindings' own (`ERR_BLS_<CODE>`).
+use crate::bls::{Result, err, u64_of};
 
 fn keys(list: &[Buffer]) -> Result<Vec<PublicKey>> {
     list.iter()

@@ -61,15 +61,20 @@ pub fn pvm_run(
         }
         limits.cycles = limit as u64;
     }
-    let out = pvm_core::run_program(&source, &filename, &limits);
-    Ok(PvmRunOutcome {
-        stdout: out.stdout,
-        error: out.error.map(|e| PvmError {
-            type_name: e.type_name,
-            message: e.message,
-            traceback: e.traceback,
-        }),
-        cycles: out.cycles_used as f64,
-        cells: out.cells_used as f64,
-    })
+    Ok(pvm_core::run_program(&source, &filename, &limits).into())
+}
+
+impl From<pvm_core::RunOutcome> for PvmRunOutcome {
+    fn from(out: pvm_core::RunOutcome) -> Self {
+        PvmRunOutcome {
+            stdout: out.stdout,
+            error: out.error.map(|e| PvmError {
+                type_name: e.type_name,
+                message: e.message,
+                traceback: e.traceback,
+            }),
+            cycles: out.cycles_used as f64,
+            cells: out.cells_used as f64,
+        }
+    }
 }

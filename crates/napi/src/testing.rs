@@ -22,7 +22,7 @@
 // registration code, so the exported items would look unused there.
 #![cfg_attr(test, allow(dead_code))]
 
-use crate::pvm::{PvmError, PvmRunOutcome};
+use crate::pvm::PvmRunOutcome;
 use napi::bindgen_prelude::{Buffer, Function};
 use napi_derive::napi;
 use pvm_core::compile::CompileOptions;
@@ -240,16 +240,7 @@ pub fn pvm_test(
         cycles_used: limits.cycles,
         cells_used: 0,
     });
-    Ok(PvmRunOutcome {
-        stdout: out.stdout,
-        error: out.error.map(|e| PvmError {
-            type_name: e.type_name,
-            message: e.message,
-            traceback: e.traceback,
-        }),
-        cycles: out.cycles_used as f64,
-        cells: out.cells_used as f64,
-    })
+    Ok(out.into())
 }
 
 #[cfg(test)]
