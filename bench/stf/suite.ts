@@ -52,7 +52,8 @@ function key(i: number): Uint8Array {
   return k;
 }
 
-function sign(
+/** A signed transaction of the bench chain (exported for profiling scripts). */
+export function sign(
   sk: Uint8Array,
   from: Uint8Array,
   nonce: bigint,
@@ -82,13 +83,14 @@ function sign(
   return new Uint8Array(native.txSign(Buffer.from(encodeTransaction(tx)), Buffer.from(sk)));
 }
 
-interface World {
+export interface World {
   dir: string;
   handle: ChainHandle;
   close(): void;
 }
 
-function world(
+/** A fresh chain on the real store in a temporary directory, `senders` funded. */
+export function world(
   senders: Uint8Array[],
   opts: { verifyBatch?: (t: readonly Uint8Array[]) => boolean[]; params?: ChainParams } = {},
 ): World {
@@ -112,10 +114,19 @@ function world(
   };
 }
 
+/**
+ * CPU time of the last {@link buildAll} in microseconds per transaction: on the main thread and
+ * in the whole process (signature checks, PVM and store threads, GC). On a shared machine the
+ * wall-clock rate depends on the other load; these do much less.
+ */
+export const lastCpu = { mainUsPerTx: 0, processUsPerTx: 0 };
+
 /** Builds `blocks` on `w` and returns transactions per second over all of them. */
-function buildAll(w: World, blocks: Uint8Array[][]): number {
+export function buildAll(w: World, blocks: Uint8Array[][]): number {
   const chain = w.handle.chain;
   let n = 0;
+  const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
   const start = process.hrtime.bigint();
   for (const txs of blocks) {
     const r = chain.buildBlock(txs, { timestampMs: chain.head.timestampMs + 1000n, proposer: PROPOSER });
@@ -127,7 +138,12 @@ function buildAll(w: World, blocks: Uint8Array[][]): number {
       );
     n += r.block.transactions.length;
   }
-  return n / (Number(process.hrtime.bigint() - start) / 1e9);
+  const rate = n / (Number(process.hrtime.bigint() - start) / 1e9);
+  const cpu = process.cpuUsage(cpu0);
+  const main = process.threadCpuUsage(main0);
+  lastCpu.mainUsPerTx = (main.user + main.system) / n;
+  lastCpu.processUsPerTx = (cpu.user + cpu.system) / n;
+  return rate;
 }
 
 const COUNTER = canonicalizeSource(`from cowboy_sdk import actor

@@ -1503,6 +1503,17 @@ impl Vm {
                             Some(e == (op == crate::bytecode::CmpOp::Eq))
                         }
                         (Value::Float(x), Value::Float(y)) => float_cmp_fast(*x, *y, op),
+                        // `is` / `is not` with None on one side: `is` never raises then (None
+                        // is not a value type) and is true exactly when both are None.
+                        (Value::None, _) | (_, Value::None)
+                            if matches!(
+                                op,
+                                crate::bytecode::CmpOp::Is | crate::bytecode::CmpOp::IsNot
+                            ) =>
+                        {
+                            let same = a.is_none() && b.is_none();
+                            Some(same == (op == crate::bytecode::CmpOp::Is))
+                        }
                         (Value::Float(x), Value::Int(y)) if y.unsigned_abs() <= 1 << 53 => {
                             float_cmp_fast(*x, crate::float::F64::from_i64(*y), op)
                         }

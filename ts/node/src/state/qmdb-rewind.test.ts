@@ -53,6 +53,9 @@ describe("QmdbState.rewind", () => {
     expect(s.get(bytes("k4"))).toBeUndefined();
     expect(text(s.get(bytes("k2")))).toBe("v2");
     expect(s.history().map((c) => c.version)).toEqual([2n, 3n]);
+    expect(toHex(s.rootAt(2n) as Uint8Array)).toBe(toHex(roots[2] as Uint8Array));
+    expect(s.rootAt(4n)).toBeUndefined();
+    expect(s.rootAt(1n)).toBeUndefined();
     // a different version 4
     s.put(bytes("other"), bytes("y"));
     const c4 = s.commit();

@@ -167,6 +167,11 @@ export class QmdbState implements KvStore {
     return this.db.version();
   }
 
+  /** State root of retained `version`, or `undefined` when it is not (or no longer) retained. */
+  rootAt(version: bigint): Uint8Array | undefined {
+    return this.db.history().find((c) => c.version === version)?.root;
+  }
+
   /** Commit info of every retained version, oldest first. */
   history(): QmdbCommit[] {
     return this.db.history();

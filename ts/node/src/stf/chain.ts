@@ -421,7 +421,7 @@ export class Chain implements ChainApi {
    */
   resetHead(header: BlockHeader): void {
     const state = this.state;
-    if (state.rewind === undefined || state.history === undefined)
+    if (state.rewind === undefined || state.rootAt === undefined)
       throw new StfError("ERR_CHAIN_HEAD", "the state backend cannot rewind");
     if (header.height < 0n || header.height > this.headHeader.height)
       throw new StfError(
@@ -429,11 +429,11 @@ export class Chain implements ChainApi {
         `height ${header.height} is above the head ${this.headHeader.height}`,
       );
     const version = this.genesisVersion + header.height;
-    const kept = state.history().find((c) => c.version === version);
-    if (kept !== undefined && !bytesEqual(kept.root, header.stateRoot))
+    const kept = state.rootAt(version);
+    if (kept !== undefined && !bytesEqual(kept, header.stateRoot))
       throw new StfError(
         "ERR_CHAIN_HEAD",
-        `header ${header.height} state root ${toHex(header.stateRoot)} is not the one executed here (${toHex(kept.root)})`,
+        `header ${header.height} state root ${toHex(header.stateRoot)} is not the one executed here (${toHex(kept)})`,
       );
     // an unretained version makes the backend throw before anything is dropped
     state.rewind(version);

@@ -74,8 +74,8 @@ export interface StateBackend extends KvStore {
    * `version` becomes the latest again. Throws when `version` is no longer retained.
    */
   rewind?(version: bigint): { version: bigint; root: Uint8Array };
-  /** Optional: the retained versions and their roots, oldest first. */
-  history?(): readonly { version: bigint; root: Uint8Array }[];
+  /** Optional (QMDB): the root of retained `version`, undefined when it is not retained. */
+  rootAt?(version: bigint): Uint8Array | undefined;
 }
 
 /** The call context handed to an actor invocation (contract with the addon's `executeActor`). */

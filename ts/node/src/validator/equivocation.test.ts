@@ -66,7 +66,9 @@ async function start(i: number): Promise<void> {
   try {
     urls[i] = (await p.ready).rpc;
   } catch (err) {
-    throw new Error(`${(err as Error).message}; last log lines:\n${(logs[i] as string[]).slice(-8).join("\n")}`);
+    throw new Error(
+      `${(err as Error).message}; last log lines:\n${(logs[i] as string[]).slice(-8).join("\n")}`,
+    );
   }
 }
 async function kill(i: number): Promise<void> {
