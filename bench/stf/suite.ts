@@ -13,6 +13,15 @@
  *   work per fire does not depend on the queue's size).
  *
  * Metrics needing the actor runtime are left out when the addon has no `executeActor`.
+ *
+ * With the addon's verifier the signature checks of a block run on other threads while its
+ * transactions execute (`txVerifyStart`), so on 2 cores a transfer costs the larger of the main
+ * thread's work and half of the whole process's CPU, not their sum. `lastCpu` holds the CPU
+ * time per transaction of the last `buildAll` (main thread and whole process): on a shared,
+ * loaded machine the wall-clock rates swing with the other load, the CPU times much less.
+ * `BENCH_STF_RUNS`, `BENCH_STF_SENDERS`, `BENCH_STF_BLOCKS`, `BENCH_STF_PENDING`,
+ * `BENCH_STF_DUE` and `BENCH_STF_TIMER_RUNS` scale the suite (defaults 3, 2,000, 3, 1,000,000,
+ * 3,000, 2).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1185,13 +1185,11 @@ impl Vm {
         name: &str,
         v: Value,
     ) -> PyResult<()> {
-        if cls.slots.is_some() {
-            if !slots_allow(cls, name) {
-                return Err(self.exc(
-                    "AttributeError",
-                    format!("'{}' object has no attribute '{}'", cls.name, name),
-                ));
-            }
+        if cls.slots.is_some() && !slots_allow(cls, name) {
+            return Err(self.exc(
+                "AttributeError",
+                format!("'{}' object has no attribute '{}'", cls.name, name),
+            ));
         }
         self.check_mem(64)?;
         let old = {

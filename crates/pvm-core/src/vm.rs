@@ -2600,7 +2600,12 @@ impl Vm {
     /// same class or an immediate (so no built-in operation applies and the right operand's
     /// reflected method does not go first), and `type(a).__op__` is a plain Python function
     /// of two positional parameters. Looked up through the instruction's inline cache.
-    fn binop_frame_target(&self, a: &Value, b: &Value, op: crate::bytecode::BinOp) -> Option<Rc<Function>> {
+    fn binop_frame_target(
+        &self,
+        a: &Value,
+        b: &Value,
+        op: crate::bytecode::BinOp,
+    ) -> Option<Rc<Function>> {
         let Value::Instance(x) = a else { return None };
         let ca = x.class.borrow().clone();
         if ca.builtin {

@@ -2,7 +2,9 @@
 //! tuple / str subscripts, range / list / tuple / str iteration, tuple unpacking, `x ** 0.5`)
 //! must change neither results nor cycle counts: cycle counts are consensus. The program in
 //! `tests/perf/fast_paths.py` is checked against CPython 3.11's output and against the cycle
-//! count recorded with the interpreter before those fast paths existed.
+//! count recorded with the interpreter before those fast paths existed;
+//! `tests/perf/frame_calls.py` does the same for the calls made by pushing a frame
+//! (`__init__`, binary dunder methods, property getters).
 
 /// Output of `python3 tests/perf/fast_paths.py` (CPython 3.11.7).
 const EXPECTED: &str = "38.301136885634975 14 [0, 1, 4, 9, 16, 25, 36, 98] 128 False False True True True True o\n\
@@ -51,4 +53,54 @@ fn fused_compare_jump_runs_out_of_cycles_at_the_same_instruction() {
     assert!(full.error.is_none(), "{:?}", full.error);
     assert_eq!(full.stdout.lines().count(), 49);
     assert_eq!(full.cycles_used, FUSED_CYCLES);
+}
+
+/// Output of `python3 tests/perf/frame_calls.py` (CPython 3.11.7).
+const FRAME_CALLS_EXPECTED: &str = "170 380 173300 5\n\
+TypeError unsupported operand type(s) for +: 'V' and 'int'\n\
+TypeError unsupported operand type(s) for -: 'W' and 'W'\n\
+TypeError __init__() should return None, not 'int'\n\
+(1, 2, 3) (1, 2, 9) (4, 5, 3)\n\
+0\n\
+ValueError boom 1\n\
+ValueError boom 2\n\
+AttributeError 'V' object has no attribute 'z'\n\
+42 210\n\
+1.189207115002721 8.0 3.0 0.5 -0.5 0.5\n\
+ZeroDivisionError 0.0 cannot be raised to a negative power\n\
+ZeroDivisionError float floor division by zero\n\
+242 True False\n";
+
+/// Total cycles of `tests/perf/frame_calls.py` and the smallest budgets under which it prints
+/// its first 1..=14 lines, recorded with the interpreter before `__init__`, binary dunder
+/// methods and property getters were called through the frame stack (and before the
+/// `__slots__` store, float `** // %` and `is None` fast paths existed).
+const FRAME_CALLS_CYCLES: u64 = 6454;
+const FRAME_CALLS_THRESHOLDS: [u64; 14] = [
+    4470, 4578, 4752, 4856, 5041, 5147, 5302, 5453, 5530, 6020, 6080, 6149, 6221, 6451,
+];
+
+#[test]
+fn frame_pushed_calls_keep_results_cycles_and_stopping_points() {
+    let src = include_str!("perf/frame_calls.py");
+    let run = |cycles: u64| {
+        let limits = pvm_core::Limits {
+            cycles,
+            ..pvm_core::Limits::default()
+        };
+        pvm_core::run_program(src, "frame_calls.py", &limits)
+    };
+    for (k, &t) in FRAME_CALLS_THRESHOLDS.iter().enumerate() {
+        let at = run(t);
+        let before = run(t - 1);
+        assert_eq!(at.stdout.lines().count(), k + 1, "budget {t}");
+        assert_eq!(before.stdout.lines().count(), k, "budget {}", t - 1);
+        let e = before.error.expect("out of cycles");
+        assert_eq!(e.type_name, "OutOfCycles");
+        assert_eq!(before.cycles_used, t - 1);
+    }
+    let full = run(10_000_000);
+    assert!(full.error.is_none(), "{:?}", full.error);
+    assert_eq!(full.stdout, FRAME_CALLS_EXPECTED);
+    assert_eq!(full.cycles_used, FRAME_CALLS_CYCLES);
 }

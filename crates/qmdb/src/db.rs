@@ -19,8 +19,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const PENDING: u64 = u64::MAX;
-/// Blocks with at least this many changes warm the index's cache lines in a batch first.
-const WARM_MIN_CHANGES: usize = 256;
 /// Blocks with at least this many operations hash on two threads.
 const PARALLEL_MIN_OPS: usize = 2048;
 const PINNED_FILE: &str = "pinned.bin";
@@ -713,9 +711,6 @@ impl Db {
         let batch_start = self.mmr.leaves();
         // 1. classify against the committed index (one hash-table probe per key); drop
         //    deletes of absent keys.
-        if changes.len() >= WARM_MIN_CHANGES {
-            self.keys.warm(changes.keys().map(|k| k.as_slice()));
-        }
         let mut effective = std::mem::take(&mut self.change_buf);
         effective.clear();
         effective.reserve(changes.len());

@@ -222,33 +222,6 @@ impl KeyIndex {
         self.table.find(h, key, &self.entries).map(|(_, s)| s)
     }
 
-    /// Touches the memory that lookups of `keys` and their successors will read (hash-table
-    /// words, the keys' slots, their successors' slots) in passes of independent loads, so the
-    /// cache misses of many keys overlap instead of being paid one after another. A pure
-    /// performance hint: it changes nothing.
-    pub fn warm<'a>(&self, keys: impl Iterator<Item = &'a [u8]>) {
-        let mask = self.table.mask();
-        let probes: Vec<(u32, u64)> = keys
-            .map(|k| {
-                let h = self.table.hash(k);
-                (h, self.table.words[h as usize & mask])
-            })
-            .collect();
-        let mut acc = 0u64;
-        let mut next = Vec::with_capacity(probes.len());
-        for &(h, w) in &probes {
-            if w != EMPTY && (w >> 32) as u32 == h {
-                let e = &self.entries[w as u32 as usize];
-                acc ^= e.loc;
-                next.push(e.next);
-            }
-        }
-        for n in next {
-            acc ^= self.entries[n as usize].loc;
-        }
-        std::hint::black_box(acc);
-    }
-
     /// Location of live `key`'s active update.
     #[inline]
     pub fn get(&self, key: &[u8]) -> Option<u64> {
