@@ -78,7 +78,7 @@ pub fn keccak256_packed(data: Buffer, ends: Uint32Array) -> Result<Buffer> {
 #[napi]
 pub fn keccak256_strided(data: Buffer, stride: u32) -> Result<Buffer> {
     let stride = stride as usize;
-    if stride == 0 || data.len() % stride != 0 {
+    if stride == 0 || !data.len().is_multiple_of(stride) {
         return Err(arg(format!(
             "data of {} bytes is not a whole number of {stride}-byte items",
             data.len()
@@ -95,7 +95,7 @@ pub fn keccak256_strided(data: Buffer, stride: u32) -> Result<Buffer> {
 /// in `leaves` (its length must be a multiple of 32; empty = the empty root).
 #[napi]
 pub fn merkle_root_packed(leaves: Buffer) -> Result<Buffer> {
-    if leaves.len() % 32 != 0 {
+    if !leaves.len().is_multiple_of(32) {
         return Err(arg(format!(
             "leaves: {} bytes is not a multiple of 32",
             leaves.len()
