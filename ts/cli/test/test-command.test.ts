@@ -59,7 +59,7 @@ describe.skipIf(!ready)("cowboy test", () => {
     const project = join(dir, "counter");
     const ok = await cowboy(["test"], project);
     expect(ok.stderr).toBe("");
-    expect(ok.stdout).toMatch(/^tests\/test_actor\.py \.\.\.\n/);
+    expect(ok.stdout).toMatch(/^tests\/test_actor\.py \.\.\. {2}\[100%\]\n/);
     expect(ok.stdout).toMatch(/=+ 3 passed in \d+\.\d\ds =+\n$/);
     expect(ok.code).toBe(0);
     // the project directory as an argument, from its parent
@@ -73,7 +73,7 @@ describe.skipIf(!ready)("cowboy test", () => {
     );
     const bad = await cowboy(["test"], project);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toMatch(/^tests\/test_actor\.py \.\.\.FF\n/);
+    expect(bad.stdout).toMatch(/^tests\/test_actor\.py \.\.\.FF {2}\[100%\]\n/);
     expect(bad.stdout).toContain(
       "tests/test_actor.py:28: in test_wrong_expectation\n>   assert counter.increment(2).value == 13\nE   assert 12 == 13\n",
     );

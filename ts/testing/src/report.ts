@@ -133,6 +133,12 @@ export function progress(r: TestResult, verbose: boolean, style: Style = PLAIN):
   return style.red(r.outcome === "failed" ? "F" : "E");
 }
 
+/** pytest's progress mark after a file's tests: `[ 40%]` of the tests collected in all files. */
+export function percentDone(progress: { done: number; total: number }): string {
+  const pct = progress.total === 0 ? 100 : Math.floor((progress.done * 100) / progress.total);
+  return `[${String(pct).padStart(3)}%]`;
+}
+
 /** `3 passed, 1 failed in 0.42s`. */
 export function summaryLine(s: RunSummary, style: Style = PLAIN): string {
   const parts: string[] = [];

@@ -17,6 +17,7 @@ import {
   jsonReport,
   matchesFilter,
   PLAIN,
+  percentDone,
   progress,
   type RunSummary,
   runTests,
@@ -186,6 +187,27 @@ def test_teardown_ran_before_the_next_test(logged):
     expect(progress(s.results[0] as never, true)).toBe(
       "tests/test_counter.py::test_add_returns_the_new_count PASSED\n",
     );
+  });
+
+  it("collects every file first and reports progress against the total", () => {
+    const dir = project({
+      "tests/test_a.py":
+        "def test_one():\n    assert 1\n\ndef test_two():\n    assert 2\n\ndef test_three():\n    assert 3\n",
+      "tests/test_b.py": "import no_such_module\n",
+      "tests/test_c.py": "def test_four():\n    assert 4\n",
+    });
+    const marks: string[] = [];
+    const s = runTests({
+      root: dir,
+      cwd: dir,
+      onFileDone: (file, p) => marks.push(`${file} ${p.done}/${p.total} ${percentDone(p)}`),
+    });
+    expect(marks).toEqual([
+      "tests/test_a.py 3/5 [ 60%]",
+      "tests/test_b.py 4/5 [ 80%]",
+      "tests/test_c.py 5/5 [100%]",
+    ]);
+    expect([s.passed, s.failed, s.errors]).toEqual([4, 0, 1]);
   });
 
   it("reports failures pytest-style: the assert's values and the actor's line", () => {

@@ -111,8 +111,10 @@ export interface RunTestsOptions {
   filter?: string;
   /** called after each test */
   onResult?: (r: TestResult) => void;
-  /** called when a file's tests are known */
+  /** called before a file's tests run (all files are collected first) */
   onFile?: (file: string, tests: string[]) => void;
+  /** called after a file's tests ran: tests done so far and tests selected in all files */
+  onFileDone?: (file: string, progress: { done: number; total: number }) => void;
   /** cycle budget of each test program (default 2,000,000,000) */
   cyclesLimit?: number;
   /** simulated block interval in ms (default 1000) */
@@ -186,17 +188,17 @@ export function runTests(opts: RunTestsOptions = {}): RunSummary {
   const makeChain = () =>
     SimChain.create(opts.blockTimeMs === undefined ? {} : { blockTimeMs: opts.blockTimeMs });
   const stop = () => opts.exitFirst === true && results.some((r) => r.outcome !== "passed");
+  const push = (r: TestResult) => {
+    results.push(r);
+    opts.onResult?.(r);
+  };
+  // collect every file first, so progress can be shown against the total
+  type Collected = { file: string; rel: string; mod: string; modules: PvmModule[]; selected: string[] };
+  const collected: Array<Collected | { rel: string; error: TestResult }> = [];
   for (const file of files) {
-    if (stop()) break;
     const rel = relative(cwd, file) || file;
     const mod = basename(file, ".py");
     const modules = siblingModules(file, cwd);
-    const hasConftest = modules.some((m) => m.name === "conftest");
-    const push = (r: TestResult) => {
-      results.push(r);
-      opts.onResult?.(r);
-    };
-    // collect
     const t0 = performance.now();
     const host = new TestHost(root, cwd, makeChain);
     let out: PvmOutcome;
@@ -212,23 +214,39 @@ export function runTests(opts: RunTestsOptions = {}): RunSummary {
     }
     if (out.error != null || !MODULE_NAME.test(mod)) {
       const e = out.error ?? { type: "ImportError", message: `'${mod}' is not a module name`, traceback: [] };
-      opts.onFile?.(rel, []);
-      push({
-        nodeid: rel,
-        file: rel,
-        name: "<collect>",
-        outcome: "error",
-        durationMs: performance.now() - t0,
-        cycles: out.cycles,
-        stdout: out.stdout,
-        failure: { ...e, actor: null, when: "collect" },
-        warnings: [],
+      collected.push({
+        rel,
+        error: {
+          nodeid: rel,
+          file: rel,
+          name: "<collect>",
+          outcome: "error",
+          durationMs: performance.now() - t0,
+          cycles: out.cycles,
+          stdout: out.stdout,
+          failure: { ...e, actor: null, when: "collect" },
+          warnings: [],
+        },
       });
       continue;
     }
     const names = host.record.collected[0]?.tests ?? [];
     const selected = names.filter((n) => matchesFilter(`${rel}::${n}`, opts.filter));
     deselected += names.length - selected.length;
+    collected.push({ file, rel, mod, modules, selected });
+  }
+  const total = collected.reduce((n, c) => n + ("error" in c ? 1 : c.selected.length), 0);
+  for (const c of collected) {
+    if (stop()) break;
+    const rel = c.rel;
+    if ("error" in c) {
+      opts.onFile?.(rel, []);
+      push(c.error);
+      opts.onFileDone?.(rel, { done: results.length, total });
+      continue;
+    }
+    const { mod, modules, selected } = c;
+    const hasConftest = modules.some((m) => m.name === "conftest");
     opts.onFile?.(rel, selected);
     for (const name of selected) {
       if (stop()) break;
@@ -261,6 +279,7 @@ export function runTests(opts: RunTestsOptions = {}): RunSummary {
         warnings,
       });
     }
+    opts.onFileDone?.(rel, { done: results.length, total });
   }
   return {
     results,

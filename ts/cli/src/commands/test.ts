@@ -8,7 +8,16 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ANSI, finalReport, jsonReport, PLAIN, progress, runTests, type TestResult } from "@cowboy/testing";
+import {
+  ANSI,
+  finalReport,
+  jsonReport,
+  PLAIN,
+  percentDone,
+  progress,
+  runTests,
+  type TestResult,
+} from "@cowboy/testing";
 import type { Command } from "commander";
 import { CliError, CliExit } from "../errors.ts";
 import { io, useColor } from "../io.ts";
@@ -81,6 +90,9 @@ export function registerTest(program: Command): void {
             lineOpen = true;
           },
           onResult: (r: TestResult) => out(progress(r, verbose, style)),
+          onFileDone: (_file, done) => {
+            if (!verbose) out(`  ${percentDone(done)}`);
+          },
         });
       } catch (e) {
         throw new CliError("ERR_TEST_RUNNER", (e as Error).message);
