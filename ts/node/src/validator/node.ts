@@ -31,7 +31,6 @@ import {
   addressFromSecretKey,
   blockHash,
   bytesEqual,
-  decodeWithSigningHash,
   encodeBlock,
   encodeTransaction,
   signTransaction,
@@ -48,7 +47,7 @@ import {
   NodeChainBackend,
   type PendingTx,
 } from "../service/chain-backend.ts";
-import { type Chain, intrinsicCost, laneOf, StfError } from "../stf/index.ts";
+import type { Chain } from "../stf/index.ts";
 import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import { decodeConsensusBlock, encodeConsensusBlock } from "./block.ts";
@@ -512,30 +511,12 @@ export class ValidatorNode extends NodeChainBackend {
 
   // ----- mempool -----
 
-  /** §2.2 checks against the store's head; a future nonce is accepted if the balance covers it. */
+  /**
+   * §2.2 checks against the store's head; a future nonce is accepted if the balance covers it
+   * (the chain's own admission rule, shared with the devnet: fee, value and a registration's stake).
+   */
   private checkForPool(bytes: Uint8Array): CheckedTx {
-    const chain = this.app.chain;
-    try {
-      return chain.checkTx(bytes);
-    } catch (err) {
-      if (!(err instanceof StfError) || err.code !== "ERR_TX_NONCE") throw err;
-      const { tx, signingHash } = decodeWithSigningHash(bytes);
-      const account = chain.getAccount(tx.from);
-      if (tx.nonce < (account?.nonce ?? 0n)) throw err;
-      const intrinsic = intrinsicCost(tx);
-      if (intrinsic === null) throw err;
-      const ix = tx.instruction;
-      const value =
-        ix.kind === "transfer" ? ix.amount : ix.kind === "call" || ix.kind === "deploy" ? ix.value : 0n;
-      const maxCharge = tx.cyclesLimit * tx.maxFeePerCycle + tx.cellsLimit * tx.maxFeePerCell;
-      const balance = account?.balance ?? 0n;
-      if (balance < maxCharge + value)
-        throw new StfError(
-          "ERR_TX_BALANCE",
-          `balance ${balance} cannot cover the maximum fee ${maxCharge} plus the value ${value}`,
-        );
-      return { tx, bytes, hash: signingHash, lane: laneOf(tx), intrinsic };
-    }
+    return this.app.chain.checkTx(bytes, { futureNonce: true });
   }
 
   private admit(bytes: Uint8Array, gossip: boolean): Uint8Array {
