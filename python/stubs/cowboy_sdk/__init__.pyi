@@ -166,7 +166,8 @@ class _Runner:
         """Submit a job; its verified result arrives later as `callback(job_id, result)`.
         `max_price + tip` must be covered by the actor's balance. Returns the 32-byte job id."""
     def pending(self, job_id: bytes) -> bool:
-        """True while a submitted job has not delivered its result."""
+        """True while a submitted job can still deliver its result: not delivered yet and its
+        deadline (submission height + `timeout_blocks`) not passed."""
     def continuation(self, fn: _F) -> _F:
         """Decorator for a job-result handler `fn(self, job_id, result)`: runs only when called
         by the Result Verifier for a pending job of this actor naming this handler, once per job."""

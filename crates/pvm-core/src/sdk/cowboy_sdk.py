@@ -349,12 +349,15 @@ class _Runner:
         escrows it). Returns the 32-byte job id.
         """
         job = _h.submit_job(job_type, spec, callback, max_price, timeout_blocks, tip)
-        _h.store(("__cowboy_job__", job), callback)
+        # the chain accepts a result up to and including the deadline block, then expires the job
+        _h.store(("__cowboy_job__", job), (callback, _h.block_height() + timeout_blocks))
         return job
 
     def pending(self, job_id):
-        """True while a submitted job has not delivered its result."""
-        return _h.contains(("__cowboy_job__", job_id))
+        """True while a submitted job can still deliver its result: not delivered yet and its
+        deadline (submission height + `timeout_blocks`) not passed."""
+        entry = _h.load(("__cowboy_job__", job_id), None)
+        return entry is not None and _h.block_height() <= entry[1]
 
     def continuation(self, fn):
         """Decorator for a job-result handler `fn(self, job_id, result)`: it runs only when
@@ -366,7 +369,8 @@ class _Runner:
             if _h.sender() != RESULT_VERIFIER:
                 raise Unauthorized("job results come from the Result Verifier only")
             key = ("__cowboy_job__", job_id)
-            if _h.load(key, None) != name:
+            entry = _h.load(key, None)
+            if entry is None or entry[0] != name:
                 raise NotFound("no pending job for this handler")
             _h.remove(key)
             return fn(self, job_id, result)

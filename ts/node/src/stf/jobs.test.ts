@@ -700,10 +700,17 @@ describe("runner jobs with the PVM", () => {
       const id2 = decodeCbor((ask2.receipts[0] as ExecutionReceipt).returnData) as Uint8Array;
       const fee2 = (ask2.receipts[0] as ExecutionReceipt).feePaid;
       expect(chain.getAccount(actor)?.balance).toBe(before - CBY - 3n);
+      const stillPending = () =>
+        decodeCbor(
+          chain.simulateCall({ from: addrA, to: actor, handler: "still_pending", args: encodeCbor([id2]) })
+            .returnData,
+        );
       for (let i = 0; i < 4; i++) block([]);
       expect(chain.getJob(id2)?.status).toBe("pending");
+      expect(stillPending()).toBe(true); // the next block is the deadline block
       block([]);
       expect(chain.getJob(id2)?.status).toBe("expired");
+      expect(stillPending()).toBe(false); // runner.pending follows the chain's deadline
       expect(chain.getAccount(actor)?.balance).toBe(before);
       expect(chain.getAccount(JOB_DISPATCHER)?.balance).toBe(0n);
       expect(fee2).toBeGreaterThan(0n); // paid by the sender, not the actor
