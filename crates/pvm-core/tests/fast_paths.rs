@@ -32,24 +32,11 @@ const FUSED_CYCLES: u64 = 2643;
 
 #[test]
 fn fused_compare_jump_runs_out_of_cycles_at_the_same_instruction() {
-    let src = include_str!("perf/fused_jumps.py");
-    let run = |cycles: u64| {
-        let limits = pvm_core::Limits {
-            cycles,
-            ..pvm_core::Limits::default()
-        };
-        pvm_core::run_program(src, "fused_jumps.py", &limits)
-    };
-    for (k, &t) in FUSED_THRESHOLDS.iter().enumerate() {
-        let at = run(t);
-        let before = run(t - 1);
-        assert_eq!(at.stdout.lines().count(), k + 1, "budget {t}");
-        assert_eq!(before.stdout.lines().count(), k, "budget {}", t - 1);
-        let e = before.error.expect("out of cycles");
-        assert_eq!(e.type_name, "OutOfCycles");
-        assert_eq!(before.cycles_used, t - 1);
-    }
-    let full = run(10_000_000);
+    let full = run_with_stopping_points(
+        include_str!("perf/fused_jumps.py"),
+        "fused_jumps.py",
+        &FUSED_THRESHOLDS,
+    );
     assert!(full.error.is_none(), "{:?}", full.error);
     assert_eq!(full.stdout.lines().count(), 49);
     assert_eq!(full.cycles_used, FUSED_CYCLES);
@@ -82,15 +69,29 @@ const FRAME_CALLS_THRESHOLDS: [u64; 14] = [
 
 #[test]
 fn frame_pushed_calls_keep_results_cycles_and_stopping_points() {
-    let src = include_str!("perf/frame_calls.py");
+    let full = run_with_stopping_points(
+        include_str!("perf/frame_calls.py"),
+        "frame_calls.py",
+        &FRAME_CALLS_THRESHOLDS,
+    );
+    assert!(full.error.is_none(), "{:?}", full.error);
+    assert_eq!(full.stdout, FRAME_CALLS_EXPECTED);
+    assert_eq!(full.cycles_used, FRAME_CALLS_CYCLES);
+}
+
+/// Runs `src` with budget `t` and `t - 1` for each threshold `t` (the budget at which its
+/// k-th output line, counting from 1, first appears): with `t` the line is printed, with
+/// `t - 1` the program stops with `OutOfCycles` after exactly `t - 1` cycles. Returns the run
+/// with an ample budget.
+fn run_with_stopping_points(src: &str, filename: &str, thresholds: &[u64]) -> pvm_core::RunOutcome {
     let run = |cycles: u64| {
         let limits = pvm_core::Limits {
             cycles,
             ..pvm_core::Limits::default()
         };
-        pvm_core::run_program(src, "frame_calls.py", &limits)
+        pvm_core::run_program(src, filename, &limits)
     };
-    for (k, &t) in FRAME_CALLS_THRESHOLDS.iter().enumerate() {
+    for (k, &t) in thresholds.iter().enumerate() {
         let at = run(t);
         let before = run(t - 1);
         assert_eq!(at.stdout.lines().count(), k + 1, "budget {t}");
@@ -99,8 +100,5 @@ fn frame_pushed_calls_keep_results_cycles_and_stopping_points() {
         assert_eq!(e.type_name, "OutOfCycles");
         assert_eq!(before.cycles_used, t - 1);
     }
-    let full = run(10_000_000);
-    assert!(full.error.is_none(), "{:?}", full.error);
-    assert_eq!(full.stdout, FRAME_CALLS_EXPECTED);
-    assert_eq!(full.cycles_used, FRAME_CALLS_CYCLES);
+    run(10_000_000)
 }
