@@ -54,6 +54,8 @@ pub const SYSTEM_UNJAIL_VALIDATOR: u8 = 5;
 pub const SYSTEM_SUBMIT_EVIDENCE: u8 = 6;
 /// `System / SysCancelTimer` sub_type (docs/codec.md §3; spec §5.1a `SYS_CANCEL_TIMER`).
 pub const SYSTEM_SYS_CANCEL_TIMER: u8 = 7;
+/// `System / DkgLog` sub_type (docs/codec.md §3; a resharing ceremony's dealer log, contract C4).
+pub const SYSTEM_DKG_LOG: u8 = 8;
 /// Size of a BLS12-381 (MinPk) public key: a compressed G1 point.
 pub const BLS_PUBLIC_KEY_SIZE: usize = 48;
 /// Size of a BLS12-381 (MinPk) signature, aggregate or proof of possession: a compressed G2 point.

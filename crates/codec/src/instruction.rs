@@ -65,6 +65,15 @@ pub enum Instruction {
         /// BLS aggregate signature (96 bytes) by the signers.
         signature: [u8; BLS_SIGNATURE_SIZE],
     },
+    /// System(0) / DkgLog(8): a dealer's signed log of the chain's open resharing ceremony
+    /// (docs/execution.md "Validator set"); anyone may send it, the log carries the dealer's
+    /// signature.
+    DkgLog {
+        /// Ceremony number (8-byte big-endian).
+        ceremony: u64,
+        /// The signed dealer log (opaque to the codec; checked by the state transition).
+        log: Vec<u8>,
+    },
     /// Actor(1) / Deploy(1): create an actor at `actor_address(from, salt, keccak256(source))`.
     Deploy {
         /// Canonical Python source bytes.
@@ -174,6 +183,7 @@ impl Instruction {
             Self::UnjailValidator => (CATEGORY_SYSTEM, SYSTEM_UNJAIL_VALIDATOR),
             Self::SubmitEvidence { .. } => (CATEGORY_SYSTEM, SYSTEM_SUBMIT_EVIDENCE),
             Self::SysCancelTimer { .. } => (CATEGORY_SYSTEM, SYSTEM_SYS_CANCEL_TIMER),
+            Self::DkgLog { .. } => (CATEGORY_SYSTEM, SYSTEM_DKG_LOG),
             Self::Deploy { .. } => (CATEGORY_ACTOR, ACTOR_DEPLOY),
             Self::Call { .. } => (CATEGORY_ACTOR, ACTOR_CALL),
             Self::ScheduleTimer { .. } => (CATEGORY_ACTOR, ACTOR_SCHEDULE_TIMER),
@@ -215,6 +225,7 @@ impl Instruction {
             | Self::UnjailValidator
             | Self::SubmitEvidence { .. }
             | Self::SysCancelTimer { .. }
+            | Self::DkgLog { .. }
             | Self::CancelTimer { .. }
             | Self::Custom { .. } => Ok(()),
         }
@@ -254,6 +265,10 @@ impl Write for Instruction {
                 put_varint(buf, *epoch);
                 put_bytes(buf, signers);
                 buf.put_slice(signature);
+            }
+            Self::DkgLog { ceremony, log } => {
+                ceremony.write(buf);
+                put_bytes(buf, log);
             }
             Self::Deploy {
                 source,
@@ -322,6 +337,7 @@ impl EncodeSize for Instruction {
                     + bytes_size(signers)
                     + BLS_SIGNATURE_SIZE
             }
+            Self::DkgLog { log, .. } => 8 + bytes_size(log),
             Self::Deploy {
                 source, init_args, ..
             } => bytes_size(source) + HASH_SIZE + bytes_size(init_args) + 8,
@@ -382,6 +398,10 @@ impl Canonical for Instruction {
                     epoch: r.varint("instruction.epoch")?,
                     signers: r.bytes("instruction.signers")?,
                     signature: r.array("instruction.signature")?,
+                },
+                SYSTEM_DKG_LOG => Self::DkgLog {
+                    ceremony: r.u64_be("instruction.ceremony")?,
+                    log: r.bytes("instruction.log")?,
                 },
                 _ => return Err(unknown_sub()),
             },
@@ -555,7 +575,7 @@ mod tests {
         }
     }
 
-    /// The validator-set examples of docs/codec.md §3 (System sub-types 2..=7).
+    /// The validator-set examples of docs/codec.md §3 (System sub-types 2..=8).
     #[test]
     fn documented_system_examples() {
         let k = "77".repeat(48);
@@ -591,6 +611,13 @@ mod tests {
                     "0007 5555555555555555555555555555555555555555 {} ac02 01 07 {g}",
                     "66".repeat(32)
                 ),
+            ),
+            (
+                Instruction::DkgLog {
+                    ceremony: 3,
+                    log: vec![0xab, 0xcd],
+                },
+                "0008 0000000000000003 02 abcd".into(),
             ),
         ];
         for (ins, hexs) in cases {
@@ -640,7 +667,7 @@ mod tests {
             Instruction::decode(&[4, 1]).unwrap_err().code(),
             "UNKNOWN_CATEGORY"
         );
-        for (c, s) in [(0u8, 0u8), (0, 8), (0, 255), (1, 0), (1, 5), (3, 0), (3, 2)] {
+        for (c, s) in [(0u8, 0u8), (0, 9), (0, 255), (1, 0), (1, 5), (3, 0), (3, 2)] {
             assert_eq!(
                 Instruction::decode(&[c, s, 0, 0, 0]).unwrap_err().code(),
                 "UNKNOWN_SUB_TYPE",

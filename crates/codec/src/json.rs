@@ -210,6 +210,9 @@ pub fn instruction_to_json(ins: &Instruction) -> Value {
             "kind": "sysCancelTimer", "actor": actor.to_string(), "timerId": hx(timer_id),
             "epoch": u(*epoch), "signers": hx(signers), "signature": hx(signature)
         }),
+        Instruction::DkgLog { ceremony, log } => json!({
+            "kind": "dkgLog", "ceremony": u(*ceremony), "log": hx(log)
+        }),
         Instruction::Deploy {
             source,
             salt,
@@ -304,6 +307,13 @@ pub fn instruction_from_json(v: &Value, path: &str) -> Result<Instruction, JsonE
                 signature: o.fixed::<96>("signature")?,
             }
         }
+        "dkgLog" => {
+            o.only(&["kind", "ceremony", "log"])?;
+            Instruction::DkgLog {
+                ceremony: o.u64("ceremony")?,
+                log: o.bytes("log")?,
+            }
+        }
         "deploy" => {
             o.only(&["kind", "source", "salt", "initArgs", "value"])?;
             Instruction::Deploy {
@@ -378,7 +388,7 @@ pub fn instruction_from_json(v: &Value, path: &str) -> Result<Instruction, JsonE
                 format!(
                     "unknown instruction kind {other:?} (expected transfer, registerValidator, \
                      exitValidator, withdrawStake, unjailValidator, submitEvidence, \
-                     sysCancelTimer, deploy, call, scheduleTimer, cancelTimer, custom or \
+                     sysCancelTimer, dkgLog, deploy, call, scheduleTimer, cancelTimer, custom or \
                      publishLibrary)"
                 ),
             ));
@@ -816,6 +826,10 @@ mod tests {
                 signers: vec![0x0b],
                 signature: [0x99; 96],
             },
+            Instruction::DkgLog {
+                ceremony: 9,
+                log: vec![0xab, 0xcd],
+            },
         ];
         for ins in &all {
             let v = instruction_to_json(ins);
@@ -827,6 +841,10 @@ mod tests {
                 "kind": "registerValidator", "blsKey": format!("0x{}", "77".repeat(48)),
                 "proofOfPossession": format!("0x{}", "88".repeat(96)), "stake": "10000"
             })
+        );
+        assert_eq!(
+            instruction_to_json(&all[6]),
+            json!({ "kind": "dkgLog", "ceremony": "9", "log": "0xabcd" })
         );
         let bad: Vec<(Value, &str)> = vec![
             (json!({"kind": "exitValidator", "x": 1}), "instruction.x"),
@@ -843,6 +861,18 @@ mod tests {
                 "instruction.epoch",
             ),
             (json!({"kind": "submitEvidence"}), "instruction.evidence"),
+            (
+                json!({"kind": "dkgLog", "ceremony": 9, "log": "0xabcd"}),
+                "instruction.ceremony",
+            ),
+            (
+                json!({"kind": "dkgLog", "ceremony": "9", "log": "abcd"}),
+                "instruction.log",
+            ),
+            (
+                json!({"kind": "dkgLog", "ceremony": "9", "log": "0xab", "x": 0}),
+                "instruction.x",
+            ),
         ];
         for (v, field) in bad {
             assert_eq!(

@@ -134,6 +134,7 @@ fn instruction() -> impl Strategy<Value = Instruction> {
                 }
             }
         ),
+        (u64_any(), bytes(64)).prop_map(|(ceremony, log)| Instruction::DkgLog { ceremony, log }),
     ]
 }
 

@@ -87,7 +87,7 @@ fn unknown_category_and_sub_type() {
     b[CATEGORY] = 4;
     expect(&b, "UNKNOWN_CATEGORY", "instruction.category:");
     let mut b = v1();
-    b[SUB_TYPE] = 8;
+    b[SUB_TYPE] = 9;
     expect(&b, "UNKNOWN_SUB_TYPE", "instruction.sub_type:");
     let mut b = v1();
     b[SUB_TYPE] = 0;

@@ -287,18 +287,10 @@ impl Vm {
                     None => Err(self.exc("IndexError", "bytearray index out of range")),
                 }
             }
+            Value::Range(r) if r.big.is_some() => self.big_range_getitem(r, k),
             Value::Range(r) => {
                 if let Value::Slice(sl) = k {
-                    let n = r.len() as usize;
-                    let (start, stop, step, _) = slice_indices(self, sl, n)?;
-                    let ns = r.start + start * r.step;
-                    let nstep = r.step * step;
-                    let nstop = r.start + stop * r.step;
-                    return Ok(Value::Range(Rc::new(PyRange {
-                        start: ns,
-                        stop: nstop,
-                        step: nstep,
-                    })));
+                    return self.range_slice(r, sl);
                 }
                 let i = self.index_of(k, "range")?;
                 match norm_index(i, r.len() as usize) {

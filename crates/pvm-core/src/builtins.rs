@@ -569,6 +569,9 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
             }
             let st = match v {
                 Value::List(l) => IterState::RevList(l.clone(), l.v.borrow().len()),
+                Value::Range(r) if r.big.is_some() => {
+                    r.big.as_deref().map_or(IterState::Done, Vm::big_range_reversed)
+                }
                 Value::Range(r) => {
                     let n = r.len();
                     if n == 0 {
@@ -1505,16 +1508,7 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
                 match a {
                     Value::Int(i) => ints.push(*i),
                     Value::Bool(b) => ints.push(*b as i64),
-                    v @ Value::Instance(_) if vm.lookup_special(v, "__index__").is_some() => {
-                        let v = v.clone();
-                        ints.push(vm.to_index(&v)?)
-                    }
-                    Value::BigInt(_) => {
-                        return Err(vm.exc(
-                            "OverflowError",
-                            "range() arguments must fit in 64 bits in the PVM",
-                        ));
-                    }
+                    Value::BigInt(_) | Value::Instance(_) => return vm.range_new_big(&args),
                     v => {
                         return Err(vm.type_err(format!(
                             "'{}' object cannot be interpreted as an integer",
@@ -1535,7 +1529,7 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
             if step == 0 {
                 return Err(vm.exc("ValueError", "range() arg 3 must not be zero"));
             }
-            Ok(Value::Range(Rc::new(PyRange { start, stop, step })))
+            Ok(Value::Range(Rc::new(PyRange::from_i64(start, stop, step))))
         }
         TypeKind::Slice => {
             let (start, stop, step) = match args.len() {

@@ -11,6 +11,7 @@
 
 pub mod actor;
 pub mod attr;
+pub mod bigrange;
 pub mod builtins;
 pub mod bytecode;
 pub mod codecache;

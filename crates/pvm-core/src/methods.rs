@@ -218,6 +218,11 @@ pub fn native_attr(vm: &mut Vm, o: &Value, name: &str) -> PyResult<Value> {
         }
         (Value::Float(_), "real") => return Ok(o.clone()),
         (Value::Float(_), "imag") => return Ok(Value::Float(crate::float::F64::ZERO)),
+        (Value::Range(r), "start" | "stop" | "step") if r.big.is_some() => {
+            if let Some(v) = r.big.as_deref().and_then(|b| Vm::big_range_attr(b, name)) {
+                return Ok(v);
+            }
+        }
         (Value::Range(r), "start") => return Ok(Value::Int(r.start)),
         (Value::Range(r), "stop") => return Ok(Value::Int(r.stop)),
         (Value::Range(r), "step") => return Ok(Value::Int(r.step)),
@@ -499,6 +504,9 @@ pub fn call_method(
         Value::Range(r) => match name {
             "index" | "count" => {
                 let x = args.into_iter().next().unwrap_or_default();
+                if r.big.is_some() || !matches!(x, Value::Int(_)) {
+                    return vm.range_index_count(r, &x, name == "count");
+                }
                 let has = vm.contains(recv, &x)?;
                 if name == "count" {
                     return Ok(Value::Int(has as i64));

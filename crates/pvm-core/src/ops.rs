@@ -247,6 +247,9 @@ impl Vm {
             }
             (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
             (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+            (Value::Range(x), Value::Range(y)) if x.big.is_some() || y.big.is_some() => {
+                crate::bigrange::eq(x, y)
+            }
             (Value::Range(x), Value::Range(y)) => {
                 let (lx, ly) = (x.len(), y.len());
                 lx == ly && (lx == 0 || (x.start == y.start && (lx == 1 || x.step == y.step)))
@@ -486,9 +489,7 @@ impl Vm {
             }
             Value::Class(c) => (c.id as i64).wrapping_mul(16) + 1,
             Value::Function(f) => (f.id as i64).wrapping_mul(16) + 2,
-            Value::Range(r) => {
-                (r.start.wrapping_mul(31) ^ r.stop.wrapping_mul(17) ^ r.step) & 0x7fff_ffff
-            }
+            Value::Range(r) => crate::bigrange::hash(r),
             Value::NotImplemented => 0x1234,
             Value::Ellipsis => 0x4321,
             _ => 0x5555,
@@ -1030,6 +1031,9 @@ impl Vm {
                     }
                 }
                 Ok(false)
+            }
+            Value::Range(r) if r.big.is_some() || !matches!(item, Value::Int(_)) => {
+                self.range_contains(r, item)
             }
             Value::Range(r) => {
                 let Value::Int(i) = item else {
@@ -1879,6 +1883,9 @@ impl Vm {
                     inner
                 })
             }
+            Value::Range(r) if r.big.is_some() => {
+                Ok(r.big.as_deref().map(crate::bigrange::repr).unwrap_or_default())
+            }
             Value::Range(r) => Ok(if r.step == 1 {
                 format!("range({}, {})", r.start, r.stop)
             } else {
@@ -2205,7 +2212,10 @@ impl Vm {
                 b.b.borrow().iter().map(|x| Value::Int(*x as i64)).collect(),
                 0,
             ),
-            Value::Range(r) => IterState::Range(r.start, r.stop, r.step),
+            Value::Range(r) => match r.big.as_deref() {
+                None => IterState::Range(r.start, r.stop, r.step),
+                Some(b) => Vm::big_range_iter(b),
+            },
             Value::Dict(d) => {
                 let n = d.d.borrow().len();
                 IterState::DictKeys(d.clone(), 0, n)
@@ -2370,6 +2380,7 @@ impl Vm {
                     }
                     return Ok(None);
                 }
+                IterState::BigRange(b) => return self.big_iter_next(b),
                 IterState::DictKeys(d, idx, n)
                 | IterState::DictValues(d, idx, n)
                 | IterState::DictItems(d, idx, n) => {
@@ -2612,7 +2623,10 @@ impl Vm {
             Value::Tuple(t) => t.v.len(),
             Value::Dict(d) => d.d.borrow().len(),
             Value::Set(s) | Value::FrozenSet(s) => s.d.borrow().len(),
-            Value::Range(r) => r.len() as usize,
+            Value::Range(r) => match r.big.as_deref() {
+                None => r.len() as usize,
+                Some(b) => self.big_range_len(b)?,
+            },
             Value::Instance(_) if self.as_view(v).is_some() => {
                 self.as_view(v).map_or(0, |(_, d)| d.d.borrow().len())
             }

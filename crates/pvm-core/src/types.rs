@@ -532,6 +532,7 @@ impl Vm {
                 IterState::Tuple(..) => "tuple_iterator".into(),
                 IterState::Str(..) => "str_ascii_iterator".into(),
                 IterState::Range(..) => "range_iterator".into(),
+                IterState::BigRange(..) => "longrange_iterator".into(),
                 IterState::DictKeys(..) => "dict_keyiterator".into(),
                 IterState::DictValues(..) => "dict_valueiterator".into(),
                 IterState::DictItems(..) => "dict_itemiterator".into(),

@@ -362,6 +362,10 @@ pub struct PySet {
 }
 
 /// range
+///
+/// Invariant: either `big` is `None` and `start`/`stop`/`step` are the bounds, chosen only when
+/// [`PyRange::fits_i64`] holds (every quantity the fast paths derive fits in i64), or `big`
+/// holds the bounds and the i64 fields are `0, 0, 1` (see [`crate::bigrange`]).
 #[derive(Debug, Clone)]
 pub struct PyRange {
     /// start
@@ -370,9 +374,11 @@ pub struct PyRange {
     pub stop: i64,
     /// step (non-zero)
     pub step: i64,
+    /// Bounds beyond the i64 representation (`None` for the fast representation).
+    pub big: Option<Rc<crate::bigrange::BigRange>>,
 }
 impl PyRange {
-    /// Number of elements.
+    /// Number of elements of the i64 representation (0 for a big range: check `big` first).
     pub fn len(&self) -> i64 {
         let (lo, hi, st) = (self.start as i128, self.stop as i128, self.step as i128);
         let n = if st > 0 {
@@ -384,9 +390,12 @@ impl PyRange {
         };
         n as i64
     }
-    /// Is empty.
+    /// Is empty (either representation).
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        match &self.big {
+            None => self.len() == 0,
+            Some(b) => num_traits::Zero::is_zero(&b.len),
+        }
     }
 }
 
@@ -634,6 +643,8 @@ pub enum IterState {
     Bytes(Rc<PyBytes>, usize),
     /// Over a range.
     Range(i64, i64, i64),
+    /// Over a range beyond i64 bounds (`longrange_iterator`).
+    BigRange(Box<crate::bigrange::BigIter>),
     /// Over dict keys / values / items (index into entries, expected len).
     DictKeys(Rc<PyDict>, usize, usize),
     /// Dict values.
@@ -729,11 +740,14 @@ impl Value {
     /// instead of through the generic clone; used on the interpreter's hot paths.
     #[inline(always)]
     pub fn clone_fast(&self) -> Value {
+        if self.is_immediate() {
+            // SAFETY: the immediate variants own no heap reference and have no drop glue, so
+            // a bitwise copy is a clone. Copying the value whole (rather than rebuilding it
+            // from its tag and payload) lets the copy be one wide move, which later wide reads
+            // of the same slot can be forwarded from.
+            return unsafe { std::ptr::read(self) };
+        }
         match self {
-            Value::Int(i) => Value::Int(*i),
-            Value::Float(f) => Value::Float(*f),
-            Value::Bool(b) => Value::Bool(*b),
-            Value::None => Value::None,
             // The common reference variants are cloned inline too: the out-of-line clone
             // writes its result through memory, which the caller then reloads whole.
             Value::Str(x) => Value::Str(Rc::clone(x)),

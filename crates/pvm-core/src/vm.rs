@@ -1395,77 +1395,48 @@ impl Vm {
                     self.delitem(&o, &k)?;
                 }
                 Instr::BinaryOp(op) => {
+                    // Fast path: int / float operands, computed where they lie on the stack
+                    // and replaced by the result (both are immediates: nothing to drop).
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    if n >= 2
+                        && let Some(r) = arith_fast(&f.stack[n - 2], &f.stack[n - 1], op, false)
+                    {
+                        f.stack.truncate(n - 1);
+                        f.stack[n - 2] = r;
+                        continue;
+                    }
                     let b = self.pop();
                     let a = self.pop();
-                    let r = match (&a, &b) {
-                        (Value::Int(x), Value::Int(y)) => match op {
-                            crate::bytecode::BinOp::Add => x.checked_add(*y).map(Value::Int),
-                            crate::bytecode::BinOp::Sub => x.checked_sub(*y).map(Value::Int),
-                            crate::bytecode::BinOp::Mul => x.checked_mul(*y).map(Value::Int),
-                            _ => None,
-                        },
-                        (Value::Float(x), Value::Float(y)) => float_fast(*x, *y, op),
-                        (Value::Float(x), Value::Int(y)) => {
-                            float_fast(*x, crate::float::F64::from_i64(*y), op)
-                        }
-                        (Value::Int(x), Value::Float(y)) => {
-                            float_fast(crate::float::F64::from_i64(*x), *y, op)
-                        }
-                        _ => None,
-                    };
-                    let r = match r {
-                        Some(r) => {
-                            // The fast paths above only take int / float operands.
-                            Value::drop_fast(a);
-                            Value::drop_fast(b);
-                            r
-                        }
-                        None => {
-                            if let Some(func) = self.binop_frame_target(&a, &b, op) {
-                                // `binary_op` would `call` the method: same charge, same frame.
-                                self.charge(cost::CALL)?;
-                                let mut locals = self.locals_pool.pop().unwrap_or_default();
-                                locals.reserve(func.code.varnames.len());
-                                locals.push(Some(a.clone()));
-                                locals.push(Some(b.clone()));
-                                locals.resize(func.code.varnames.len(), None);
-                                self.push_call_frame(&func, locals)?;
-                                self.fr().ret = FrameRet::BinOp(Box::new((a, b, op)));
-                                continue;
-                            }
-                            self.binary_op(&a, &b, op, false)?
-                        }
-                    };
+                    if let Some(func) = self.binop_frame_target(&a, &b, op) {
+                        // `binary_op` would `call` the method: same charge, same frame.
+                        self.charge(cost::CALL)?;
+                        let mut locals = self.locals_pool.pop().unwrap_or_default();
+                        locals.reserve(func.code.varnames.len());
+                        locals.push(Some(a.clone()));
+                        locals.push(Some(b.clone()));
+                        locals.resize(func.code.varnames.len(), None);
+                        self.push_call_frame(&func, locals)?;
+                        self.fr().ret = FrameRet::BinOp(Box::new((a, b, op)));
+                        continue;
+                    }
+                    let r = self.binary_op(&a, &b, op, false)?;
                     self.push(r);
                 }
                 Instr::InplaceOp(op) => {
+                    // Fast path as for `BinaryOp` (floats are immutable: `x op= y` is `x op y`).
+                    let f = self.fr();
+                    let n = f.stack.len();
+                    if n >= 2
+                        && let Some(r) = arith_fast(&f.stack[n - 2], &f.stack[n - 1], op, true)
+                    {
+                        f.stack.truncate(n - 1);
+                        f.stack[n - 2] = r;
+                        continue;
+                    }
                     let b = self.pop();
                     let a = self.pop();
-                    let r = match (&a, &b, op) {
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Add) => {
-                            x.checked_add(*y).map(Value::Int)
-                        }
-                        (Value::Int(x), Value::Int(y), crate::bytecode::BinOp::Sub) => {
-                            x.checked_sub(*y).map(Value::Int)
-                        }
-                        // Floats are immutable: `x op= y` is `x op y` (same as BinaryOp).
-                        (Value::Float(x), Value::Float(y), _) => float_fast(*x, *y, op),
-                        (Value::Float(x), Value::Int(y), _) => {
-                            float_fast(*x, crate::float::F64::from_i64(*y), op)
-                        }
-                        (Value::Int(x), Value::Float(y), _) => {
-                            float_fast(crate::float::F64::from_i64(*x), *y, op)
-                        }
-                        _ => None,
-                    };
-                    let r = match r {
-                        Some(r) => {
-                            Value::drop_fast(a);
-                            Value::drop_fast(b);
-                            r
-                        }
-                        None => self.binary_op(&a, &b, op, true)?,
-                    };
+                    let r = self.binary_op(&a, &b, op, true)?;
                     self.push(r);
                 }
                 Instr::Unary(op) => {
@@ -2978,6 +2949,27 @@ fn simple_positional(code: &Code, argc: u32) -> bool {
         && !code.varkw
         && code.kwonlycount == 0
         && code.argcount == argc
+}
+
+/// The int / float arithmetic `BinaryOp` (`inplace` false) and `InplaceOp` (true) compute
+/// without the generic dispatch, or None to take the generic path. Int operands: `+ -` (and
+/// `*` for `BinaryOp`) without overflow; float or mixed operands: see [`float_fast`]. Only
+/// ever Some for two immediate operands.
+#[inline(always)]
+fn arith_fast(a: &Value, b: &Value, op: crate::bytecode::BinOp, inplace: bool) -> Option<Value> {
+    use crate::bytecode::BinOp;
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => match op {
+            BinOp::Add => x.checked_add(*y).map(Value::Int),
+            BinOp::Sub => x.checked_sub(*y).map(Value::Int),
+            BinOp::Mul if !inplace => x.checked_mul(*y).map(Value::Int),
+            _ => None,
+        },
+        (Value::Float(x), Value::Float(y)) => float_fast(*x, *y, op),
+        (Value::Float(x), Value::Int(y)) => float_fast(*x, crate::float::F64::from_i64(*y), op),
+        (Value::Int(x), Value::Float(y)) => float_fast(crate::float::F64::from_i64(*x), *y, op),
+        _ => None,
+    }
 }
 
 /// Float `+ - *` without the generic dispatch (division and the rest need Python errors).

@@ -4,6 +4,10 @@
 //!
 //! `cargo run --release -p cowboy-runtime --example actor_bench [runs] [ms_per_run] [nocache]`
 //! (`nocache` disables the compiled-code cache, to measure what it saves).
+//!
+//! With `ACTOR_BENCH_CALLS=n` it instead makes exactly `n` untimed calls after the warm-up
+//! and prints `{"calls": n}`: a fixed amount of work for instruction counters
+//! (`valgrind --tool=callgrind`), whose per-call cost is (total - total at n=0) / n.
 
 use cowboy_qmdb::{Config, Db};
 use cowboy_runtime::{ExecContext, ExecKind, ExecRequest, execute};
@@ -52,6 +56,18 @@ fn main() {
     };
     let first = execute(&mut db, &req);
     assert!(first.ok, "call failed: {:?}", first.error);
+    if let Some(n) = std::env::var("ACTOR_BENCH_CALLS")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        for _ in 0..n {
+            assert!(execute(&mut db, &req).ok);
+        }
+        drop(db);
+        let _ = std::fs::remove_dir_all(&dir);
+        println!("{{\"calls\": {n}}}");
+        return;
+    }
     let mut rates = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();

@@ -9,7 +9,8 @@
  * - `notarize` and `nullify` votes also carry the validator's partial signature of the round's
  *   seed (threshold BLS, `seed` domain, message `Round`). Vote signature bytes:
  *   `sig(96) ‖ partial` for notarize/nullify (partial = `varint index ‖ sig(96)`, index =
- *   the signer), `sig(96)` for finalize.
+ *   the signer's share index: its validator index unless `shareIndices` maps it), `sig(96)`
+ *   for finalize.
  * - A certificate is `(signer bitmap, aggregate signature)` (§6.1 QC; bitmap bit i%8 of byte
  *   i/8) plus, for notarizations and nullifications, the round's seed: the 96-byte threshold
  *   signature recovered from the quorum's partials. There is exactly one valid seed per round,
@@ -62,7 +63,10 @@ export interface BlsSigner {
   readonly index: number;
   /** 32-byte BLS secret key */
   readonly secretKey: Uint8Array;
-  /** threshold key share (`varint index ‖ scalar`), whose index must equal `index` */
+  /**
+   * threshold key share (`varint index ‖ scalar`), whose index must equal the validator's share
+   * index (`index` itself unless the scheme has a {@link BlsSchemeConfig.shareIndices} map)
+   */
   readonly share: Uint8Array;
 }
 
@@ -77,6 +81,13 @@ export interface BlsSchemeConfig {
   readonly group: Uint8Array;
   /** the local validator, or null for a verifier-only scheme (full nodes, block sync) */
   readonly signer?: BlsSigner | null;
+  /**
+   * Optional: the share index of each validator (consensus index → index of its share in
+   * `group`), e.g. `EpochGroup.members[i].shareIndex` when the group comes from a DKG whose
+   * players are key-sorted while the set is address-ordered. Must be a permutation of
+   * `0..n-1`. Absent: the identity (share index = validator index, as a dealer deals).
+   */
+  readonly shareIndices?: readonly number[];
 }
 
 const DOMAIN: Record<VoteKind, string> = { notarize: "notarize", nullify: "nullify", finalize: "finalize" };
@@ -123,6 +134,8 @@ export class BlsScheme implements SigningScheme {
   private readonly group: NativeGroup;
   private readonly publicKeys: readonly Buffer[];
   private readonly signer: BlsSigner | null;
+  /** consensus index → share index (see {@link BlsSchemeConfig.shareIndices}) */
+  private readonly shareIndex: readonly number[];
 
   constructor(cfg: BlsSchemeConfig) {
     this.n = loadNative();
@@ -147,6 +160,16 @@ export class BlsScheme implements SigningScheme {
         `threshold ${this.group.threshold} is not the quorum ${quorum(this.participants)}`,
       );
     this.groupPublicKey = this.group.publicKey;
+    const map = cfg.shareIndices ?? this.publicKeys.map((_, i) => i);
+    const seen = new Set<number>();
+    if (map.length !== this.participants)
+      throw new RangeError(`${map.length} share indices for ${this.participants} validators`);
+    for (const i of map) {
+      if (!Number.isInteger(i) || i < 0 || i >= this.participants || seen.has(i))
+        throw new RangeError("the share indices are not a permutation of the validator indices");
+      seen.add(i);
+    }
+    this.shareIndex = [...map];
     this.signer = cfg.signer ?? null;
     if (this.signer !== null) {
       const s = this.signer;
@@ -154,7 +177,7 @@ export class BlsScheme implements SigningScheme {
       if (!pk.equals(this.publicKeys[s.index] ?? Buffer.alloc(0)))
         throw new RangeError(`the secret key is not validator ${s.index}'s key`);
       const idx = readVarint(s.share);
-      if (idx === null || idx[0] !== s.index)
+      if (idx === null || idx[0] !== this.shareIndex[s.index])
         throw new RangeError(`the key share is not validator ${s.index}'s share`);
     }
   }
@@ -204,7 +227,11 @@ export class BlsScheme implements SigningScheme {
     }
     const partial = bytes.subarray(BLS_SIGNATURE_BYTES);
     const idx = readVarint(partial);
-    if (idx === null || idx[0] !== vote.signer || partial.length !== idx[1] + BLS_SIGNATURE_BYTES)
+    if (
+      idx === null ||
+      idx[0] !== this.shareIndex[vote.signer] ||
+      partial.length !== idx[1] + BLS_SIGNATURE_BYTES
+    )
       return null;
     return { sig: bytes.subarray(0, BLS_SIGNATURE_BYTES), partial };
   }

@@ -1,5 +1,6 @@
 export * from "./bls-scheme.ts";
 export * from "./dkg/index.ts";
+export * from "./epochs.ts";
 export * from "./journal.ts";
 export * from "./leader.ts";
 export * from "./scheme.ts";

@@ -14,9 +14,17 @@
  * A finalization certificate finalizes its block and every ancestor, so every block of an
  * accepted run is final; the application then executes them in order (state roots are its
  * check). A peer whose response fails these checks is reported and the next peer is tried.
+ *
+ * Epochs: each certificate is checked with the set of its own epoch (`schemeFor`). A later
+ * epoch's set is known only once the earlier epoch's blocks are applied, so when the run's
+ * last certificate belongs to an epoch whose set is not known yet, the run is cut after the
+ * last block whose own certificate can be checked (every epoch's last block carries its own
+ * finalization: nothing later in its epoch can finalize it) and the rest is asked again.
+ * The last block of an epoch may be finalized by the certificate of its re-proposal (same
+ * block and height, a later view).
  */
 import type { SigningScheme } from "./scheme.ts";
-import type { Certificate, Proposal } from "./types.ts";
+import { type Certificate, isReproposal, type Proposal } from "./types.ts";
 
 /** A finalized block as served by sync: the certificate is present on the last block of a run. */
 export interface SyncedBlock {
@@ -99,13 +107,27 @@ export function verifyRun(
 ): Proposal[] | SyncRejection {
   const last = run[run.length - 1];
   if (last === undefined) return "empty";
-  const cert = last.certificate;
-  if (cert === null || cert.kind !== "finalize" || cert.proposal === null) return "no-certificate";
+  const tail = last.certificate;
+  if (tail === null || tail.kind !== "finalize" || tail.proposal === null) return "no-certificate";
+  // cut after the last block whose own finalization is checkable with a known set
+  let end = run.length - 1;
+  if (schemeFor(tail.round.epoch) === null) {
+    end = -1;
+    for (let i = run.length - 2; i >= 0; i--) {
+      const c = (run[i] as SyncedBlock).certificate;
+      if (c !== null && c.kind === "finalize" && c.proposal !== null && schemeFor(c.round.epoch) !== null) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) return "bad-certificate";
+  }
+  const cert = (run[end] as SyncedBlock).certificate as Certificate & { proposal: Proposal };
   const scheme = schemeFor(cert.round.epoch);
   if (scheme === null || !scheme.verifyCertificate(cert)) return "bad-certificate";
   const proposals: Proposal[] = [];
   let prev = tip;
-  for (const { block } of run) {
+  for (const { block } of run.slice(0, end + 1)) {
     let link: ReturnType<BlockReader["link"]>;
     let digest: string;
     try {
@@ -126,10 +148,11 @@ export function verifyRun(
     prev = { height: link.height, digest };
   }
   const tipProposal = proposals[proposals.length - 1] as Proposal;
+  const reproposed = isReproposal(cert.proposal) && cert.round.view > tipProposal.round.view;
   if (
     tipProposal.payload !== cert.proposal.payload ||
     tipProposal.height !== cert.proposal.height ||
-    tipProposal.round.view !== cert.round.view
+    (tipProposal.round.view !== cert.round.view && !reproposed)
   )
     return "certificate-mismatch";
   return proposals;

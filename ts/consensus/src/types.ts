@@ -85,6 +85,16 @@ export function proposalKey(p: Proposal): string {
   return `${p.round.epoch}:${p.round.view}:${p.height}:${p.payload}`;
 }
 
+/**
+ * True if `p` re-proposes its parent block: at the end of an epoch (height bound reached) the
+ * leader cannot extend a notarized last block, so it proposes that same block again in its own
+ * view (payload = parent = the block's digest, same height); its finalization finalizes the
+ * block. No ordinary block is its own parent (the digest commits to the parent link).
+ */
+export function isReproposal(p: Proposal): boolean {
+  return p.payload === p.parent;
+}
+
 /** True if both are null or both sign the same statement (see {@link proposalKey}). */
 export function sameProposal(a: Proposal | null, b: Proposal | null): boolean {
   return a === b || (a !== null && b !== null && proposalKey(a) === proposalKey(b));

@@ -20,6 +20,7 @@ import {
   type Certificate,
   type Equivocation,
   type FetchRequest,
+  isReproposal,
   type Message,
   type Proposal,
   proposalKey,
@@ -125,9 +126,19 @@ export interface Journal {
 export const JOURNAL_PRUNE_INTERVAL = 1_024;
 
 export interface VoterConfig {
-  /** this validator's index */
+  /**
+   * this validator's index in the epoch's set; a negative index (or one outside the set) makes
+   * the voter a **follower**: it verifies and forms certificates, fetches and finalizes blocks,
+   * but never signs a vote
+   */
   me: number;
   epoch: number;
+  /**
+   * Optional: the height of the epoch's last block. No block above it is proposed or voted
+   * for; once a block at this height is notarized, leaders re-propose it (see
+   * `isReproposal`) until it is final, and the epoch is over. Absent: unbounded.
+   */
+  lastHeight?: number;
   /** the epoch's seed used to elect view 1's leader */
   genesisSeed: Uint8Array;
   /** the last block this node finalized before (re)starting; genesis (view 0, height 0) on a fresh node */
@@ -244,6 +255,13 @@ export class Voter {
   private replaying = false;
   /** votes whose signature is known to be valid (ours, or checked) */
   private readonly checked = new WeakSet<Vote>();
+  /** the epoch is over: never sign again, only answer peers (see {@link retire}) */
+  private retired = false;
+  /** when each peer was last sent our final certificate (retired voters; rate limit) */
+  private readonly answeredAt = new Map<number, number>();
+  /** the journal's earlier epochs were pruned (once the epoch finalized its first block) */
+  private olderEpochsPruned = false;
+  private readonly startHeight: number;
 
   constructor(deps: {
     config: VoterConfig;
@@ -268,7 +286,38 @@ export class Voter {
     this.lastFinalizedView = deps.config.finalized.view;
     this.lastFinalizedHeight = deps.config.finalized.height;
     this.view = deps.config.finalized.view;
+    this.startHeight = deps.config.finalized.height;
     this.seeds.set(0, deps.config.genesisSeed);
+  }
+
+  /** The epoch this voter runs. */
+  get epoch(): number {
+    return this.cfg.epoch;
+  }
+
+  /** True if this voter signs votes (a member of the epoch's set that is not retired). */
+  get signing(): boolean {
+    return !this.retired && !this.stopped && this.cfg.me >= 0 && this.cfg.me < this.scheme.participants;
+  }
+
+  /** True once the block at `lastHeight` is final (the epoch is over). */
+  get epochDone(): boolean {
+    return this.cfg.lastHeight !== undefined && this.lastFinalizedHeight >= this.cfg.lastHeight;
+  }
+
+  /**
+   * Ends the epoch for this voter: timers are cancelled and it never signs again, but it keeps
+   * handling messages of its epoch — certificates, fetches (it serves the epoch's
+   * certificates and blocks to peers still finishing the epoch), and votes (equivocation is
+   * still detected against its set). A peer that sends it a vote or proposal of the epoch is
+   * answered with the epoch's final certificate (at most once per leader timeout).
+   */
+  retire(): void {
+    this.retired = true;
+    for (const s of this.views.values()) {
+      for (const cancel of s.timers) cancel();
+      s.timers.length = 0;
+    }
   }
 
   get currentView(): number {
@@ -322,7 +371,8 @@ export class Voter {
     this.enterView(resume);
     // re-announce what we signed before the restart (same signatures, no new commitments)
     for (const vote of this.journal.load()) {
-      if (vote.round.view >= resume - 1) this.net.broadcast({ type: "vote", vote });
+      if (vote.round.epoch === this.cfg.epoch && vote.round.view >= resume - 1 && vote.signer === this.cfg.me)
+        this.net.broadcast({ type: "vote", vote });
     }
   }
 
@@ -354,6 +404,10 @@ export class Voter {
 
   private enterView(view: number): void {
     if (view <= this.view || this.stopped) return;
+    if (this.retired) {
+      this.view = view;
+      return;
+    }
     const previous = this.views.get(this.view);
     if (previous !== undefined) {
       // the current view is certified: its timeouts must not fire any more
@@ -413,6 +467,16 @@ export class Voter {
     }
     if (
       this.journal.prune !== undefined &&
+      !this.olderEpochsPruned &&
+      !this.retired &&
+      this.lastFinalizedHeight > this.startHeight
+    ) {
+      // the epoch finalized a block: votes of earlier epochs can never be signed again
+      this.olderEpochsPruned = true;
+      this.journal.prune(this.cfg.epoch, 0);
+    }
+    if (
+      this.journal.prune !== undefined &&
       this.lastFinalizedView - this.journalPrunedAt >= JOURNAL_PRUNE_INTERVAL
     ) {
       this.journalPrunedAt = this.lastFinalizedView;
@@ -459,7 +523,7 @@ export class Voter {
 
   private proposeNow(): void {
     const view = this.view;
-    if (this.leaderOf(view) !== this.cfg.me) return;
+    if (!this.signing || this.leaderOf(view) !== this.cfg.me) return;
     const s = this.state(view);
     // pacing: not before minViewMs into the view; come back then (a real clock's timer may
     // fire a fraction early, so this re-arms until the time has really come)
@@ -491,6 +555,10 @@ export class Voter {
       this.fetchBlock(parent.digest);
       return;
     }
+    if (this.cfg.lastHeight !== undefined && parent.height >= this.cfg.lastHeight) {
+      this.repropose(view, parent);
+      return;
+    }
     const beacon = this.beaconFor(view);
     if (beacon === null) return;
     const ps = parent.view === 0 ? undefined : this.views.get(parent.view);
@@ -514,12 +582,43 @@ export class Voter {
     this.record(vote);
   }
 
+  /**
+   * The epoch's last block is notarized but not final: propose it again in `view` (its
+   * finalization in a later view finalizes it). Nothing to do once it is final.
+   */
+  private repropose(view: number, parent: { view: number; digest: string; height: number }): void {
+    if (parent.digest === this.lastFinalized) return;
+    const entry = this.blockOf(parent.digest);
+    if (entry === undefined) {
+      this.fetchBlock(parent.digest);
+      return;
+    }
+    const s = this.state(view);
+    const proposal: Proposal = {
+      round: this.round(view),
+      height: parent.height,
+      parentView: parent.view,
+      parent: parent.digest,
+      payload: parent.digest,
+    };
+    s.proposal = proposal;
+    s.sentNotarize = true;
+    const vote = this.signVote("notarize", view, proposal);
+    this.net.broadcast({ type: "propose", proposal, block: entry.block, vote });
+    this.record(vote);
+  }
+
   /** Votes notarize for `proposal` in the current view if it is valid. */
   private tryNotarize(proposal: Proposal, block: unknown): void {
     const view = proposal.round.view;
-    if (view !== this.view) return;
+    if (view !== this.view || !this.signing) return;
     const s = this.state(view);
     if (s.sentNotarize || s.sentNullify) return;
+    const re = isReproposal(proposal);
+    const last = this.cfg.lastHeight;
+    // above the epoch's last block nothing is proposed; at it, only the block itself again
+    if (re ? last === undefined || proposal.height !== last : last !== undefined && proposal.height > last)
+      return;
     const leader = this.leaderOf(view);
     if (leader === null || !sameProposal(s.notarizes.get(leader)?.proposal ?? null, proposal)) return;
     if (proposal.parentView >= view || proposal.parentView < this.lastFinalizedView) return;
@@ -537,7 +636,7 @@ export class Voter {
       if (cert.proposal?.payload !== proposal.parent) return;
       parentHeight = cert.proposal.height;
     }
-    if (proposal.height !== parentHeight + 1) return;
+    if (proposal.height !== (re ? parentHeight : parentHeight + 1)) return;
     for (let w = proposal.parentView + 1; w < view; w++) {
       if (this.views.get(w)?.nullification == null) {
         this.fetchCertificates(w, view - 1);
@@ -552,8 +651,12 @@ export class Voter {
     }
     const beacon = this.beaconFor(view);
     if (beacon === null) return;
-    if (!this.matches(proposal, block) || !this.app.verify(proposal, block, beacon)) return;
-    this.blocks.set(proposal.payload, { proposal, block });
+    if (!this.matches(proposal, block)) return;
+    // a re-proposal is the certified parent itself (the application executes it when final)
+    if (!re) {
+      if (!this.app.verify(proposal, block, beacon)) return;
+      this.blocks.set(proposal.payload, { proposal, block });
+    }
     s.proposal = proposal;
     s.sentNotarize = true;
     const vote = this.signVote("notarize", view, proposal);
@@ -562,6 +665,7 @@ export class Voter {
   }
 
   private sendNullify(view: number): void {
+    if (!this.signing) return;
     const s = this.state(view);
     // never nullify a view we voted to finalize (nullify + finalize is equivocation)
     if (s.sentNullify || s.sentFinalize) return;
@@ -572,6 +676,7 @@ export class Voter {
   }
 
   private sendFinalize(view: number, proposal: Proposal): void {
+    if (!this.signing) return;
     const s = this.state(view);
     if (s.sentFinalize || s.sentNullify) return;
     s.sentFinalize = true;
@@ -600,6 +705,7 @@ export class Voter {
   /** Handles a message from validator `from`. Invalid messages are dropped. */
   receive(from: number, message: Message): void {
     if (this.stopped) return;
+    if (this.retired && (message.type === "vote" || message.type === "propose")) this.answerLate(from, message);
     switch (message.type) {
       case "propose":
         // votes travel only from their signer (the channel authenticates the sender)
@@ -621,6 +727,19 @@ export class Voter {
         this.onFetched(message.blocks, message.certificates);
         break;
     }
+  }
+
+  /** A retired voter sends a peer still voting in its epoch the epoch's final certificate. */
+  private answerLate(from: number, message: Message): void {
+    const round = message.type === "vote" ? message.vote.round : message.type === "propose" ? message.proposal.round : null;
+    if (round === null || round.epoch !== this.cfg.epoch) return;
+    const last = this.views.get(this.lastFinalizedView)?.finalization;
+    if (last == null) return;
+    const now = this.clock.now();
+    const at = this.answeredAt.get(from);
+    if (at !== undefined && now - at < this.cfg.leaderTimeoutMs) return;
+    this.answeredAt.set(from, now);
+    this.net.send(from, { type: "certificate", certificate: last });
   }
 
   private inWindow(round: Round): boolean {
@@ -817,7 +936,7 @@ export class Voter {
     this.net.broadcast({ type: "certificate", certificate: cert });
     if (cert.kind === "notarize") {
       const candidate = s.pending.get(proposalKey(cert.proposal as Proposal));
-      if (candidate !== undefined) {
+      if (candidate !== undefined && !isReproposal(candidate.proposal)) {
         this.blocks.set(candidate.proposal.payload, candidate);
       }
       if (view > this.lastFinalizedView) this.sendFinalize(view, cert.proposal as Proposal);
@@ -892,7 +1011,8 @@ export class Voter {
           this.participants(entry.proposal),
         );
         this.lastFinalized = entry.proposal.payload;
-        this.lastFinalizedView = entry.proposal.round.view;
+        // a re-proposed block is final in the (later) view of its certificate
+        this.lastFinalizedView = isTip ? Math.max(view, entry.proposal.round.view) : entry.proposal.round.view;
         this.lastFinalizedHeight = entry.proposal.height;
       }
       this.metrics?.onFinalized(this.lastFinalizedView);
@@ -1039,7 +1159,10 @@ export class Voter {
 
   /** True if `block` is exactly what `proposal` describes. */
   private matches(proposal: Proposal, block: unknown): boolean {
-    return sameLink(this.proposalOf(block), proposal);
+    const own = this.proposalOf(block);
+    // a re-proposal carries the block it repeats: same digest and height, its own view
+    if (isReproposal(proposal)) return own.payload === proposal.payload && own.height === proposal.height;
+    return sameLink(own, proposal);
   }
 
   /** True if `digest` is the parent link of a block on a pending finalized chain. */

@@ -23,6 +23,7 @@ export type P2pErrorCode =
   // runtime
   | "NOT_STARTED"
   | "UNKNOWN_VALIDATOR"
+  | "PEER_BANNED"
   | "SEND_FAILED"
   | "SYNC_FAILED"
   | "SYNC_NO_HANDLER";

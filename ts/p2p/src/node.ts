@@ -36,17 +36,28 @@ export const SYNC_PROTOCOL = "/cowboy/sync/1";
 export const PEERS_PROTOCOL = "/cowboy/peers/1";
 
 /** Gossip topic names for a chain. */
-export function topics(chainId: string): { tx: string; block: string; evidence: string } {
+export function topics(chainId: string): { tx: string; block: string; evidence: string; dkg: string } {
   return {
     tx: `/cowboy/${chainId}/tx/1`,
     block: `/cowboy/${chainId}/block/1`,
     evidence: `/cowboy/${chainId}/evidence/1`,
+    dkg: dkgProtocol(chainId),
   };
 }
 
+/**
+ * The DKG channel of a chain, `/cowboy/<chainId>/dkg/1`: the name of both the DKG gossip topic
+ * (public, signed announcements) and the direct-stream protocol (frames to one peer: dealings,
+ * acknowledgements). Direct DKG frames are accepted from any connected peer (a joining
+ * validator is a player before it is in the validator set); the application authenticates them.
+ */
+export function dkgProtocol(chainId: string): string {
+  return `/cowboy/${chainId}/dkg/1`;
+}
+
 export type Transport = "quic" | "tcp";
-/** Gossip topics: transactions, blocks, and equivocation evidence (encodeEvidence bytes). */
-export type GossipKind = "tx" | "block" | "evidence";
+/** Gossip topics: transactions, blocks, equivocation evidence (encodeEvidence bytes), DKG announcements. */
+export type GossipKind = "tx" | "block" | "evidence" | "dkg";
 export type GossipVerdict = "accept" | "ignore" | "reject";
 
 /** Injected logger; pass null to log nothing. */
@@ -83,6 +94,9 @@ export interface GossipHandler {
 /** Answers a block-sync request with response bytes. Throwing aborts the stream. */
 export type SyncHandler = (request: Uint8Array, from: PeerInfo) => Uint8Array | Promise<Uint8Array>;
 
+/** Receives one direct DKG frame from any connected peer (the application authenticates it). */
+export type DkgFrameHandler = (frame: Uint8Array, from: PeerInfo) => void;
+
 /** Receives one consensus frame from a validator. */
 export type ConsensusFrameHandler = (
   frame: Uint8Array,
@@ -94,6 +108,8 @@ export interface Limits {
   maxConnections: number;
   /** largest frame on /cowboy/consensus/1 */
   maxConsensusFrameBytes: number;
+  /** largest frame on the direct DKG protocol */
+  maxDkgFrameBytes: number;
   maxSyncRequestBytes: number;
   maxSyncResponseBytes: number;
   /** largest gossip message */
@@ -107,6 +123,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   maxConnections: 200,
   maxConsensusFrameBytes: 4 * 1024 * 1024,
+  maxDkgFrameBytes: 1024 * 1024,
   maxSyncRequestBytes: 64 * 1024,
   maxSyncResponseBytes: 16 * 1024 * 1024,
   maxGossipBytes: 1024 * 1024,
@@ -197,11 +214,14 @@ export class P2pNode {
   private readonly log: Logger | null;
   private readonly metrics: P2pMetrics | null;
   private readonly scores: PeerScores;
-  private readonly topicNames: { tx: string; block: string; evidence: string };
+  private readonly topicNames: { tx: string; block: string; evidence: string; dkg: string };
   private validatorSet: ValidatorSet;
   private lp: Libp2p<Services> | null = null;
   private readonly gossipHandlers = new Map<GossipKind, GossipHandler>();
   private consensusHandler: ConsensusFrameHandler | null = null;
+  private dkgHandler: DkgFrameHandler | null = null;
+  /** outbound direct DKG frames per peer (separate streams from consensus) */
+  private readonly dkgOutboxes = new Map<string, Outbox>();
   private syncHandler: SyncHandler | null = null;
   private readonly outboxes = new Map<string, Outbox>();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -255,7 +275,12 @@ export class P2pNode {
           fallbackToFloodsub: false,
           emitSelf: false,
           maxInboundDataLength: this.limits.maxGossipBytes,
-          allowedTopics: [this.topicNames.tx, this.topicNames.block, this.topicNames.evidence],
+          allowedTopics: [
+            this.topicNames.tx,
+            this.topicNames.block,
+            this.topicNames.evidence,
+            this.topicNames.dkg,
+          ],
           scoreParams: {
             appSpecificScore: (p: string) => scores.score(p),
             appSpecificWeight: 1,
@@ -278,6 +303,8 @@ export class P2pNode {
       this.log?.debug("peer disconnected", { peer });
       const box = this.outboxes.get(peer);
       if (box !== undefined) box.stream = null;
+      const dkgBox = this.dkgOutboxes.get(peer);
+      if (dkgBox !== undefined) dkgBox.stream = null;
     });
     lp.services.pubsub.addEventListener("gossipsub:message", (e) => {
       const { msg, propagationSource } = e.detail;
@@ -288,7 +315,9 @@ export class P2pNode {
             ? "block"
             : msg.topic === this.topicNames.evidence
               ? "evidence"
-              : null;
+              : msg.topic === this.topicNames.dkg
+                ? "dkg"
+                : null;
       const handler = kind === null ? undefined : this.gossipHandlers.get(kind);
       if (handler === undefined) return;
       this.metrics?.messageIn(msg.topic, msg.data.length);
@@ -301,6 +330,10 @@ export class P2pNode {
     await lp.handle(CONSENSUS_PROTOCOL, (stream, conn) => this.onConsensusStream(stream, conn), {
       maxInboundStreams: 8,
       maxOutboundStreams: 8,
+    });
+    await lp.handle(this.topicNames.dkg, (stream, conn) => this.onDkgStream(stream, conn), {
+      maxInboundStreams: 4,
+      maxOutboundStreams: 4,
     });
     await lp.handle(SYNC_PROTOCOL, (stream, conn) => this.onSyncStream(stream, conn), {
       maxInboundStreams: 32,
@@ -325,6 +358,7 @@ export class P2pNode {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
     this.outboxes.clear();
+    this.dkgOutboxes.clear();
     await this.lp?.stop();
     this.log?.info("p2p node stopped", {});
   }
@@ -390,6 +424,7 @@ export class P2pNode {
       this.metrics?.banned(peerId);
       this.log?.warn("peer banned", { peer: peerId, reason });
       this.outboxes.delete(peerId);
+      this.dkgOutboxes.delete(peerId);
       if (this.lp !== null && !this.stopped)
         this.lp.hangUp(peerIdFromString(peerId)).catch((err: unknown) => {
           this.log?.debug("hang up failed", { peer: peerId, err: String(err) });
@@ -469,12 +504,12 @@ export class P2pNode {
       return false;
     }
     box.queue.push(frame);
-    if (!box.pumping) void this.pump(peerId, box);
+    if (!box.pumping) void this.pump(peerId, box, CONSENSUS_PROTOCOL, this.outboxes);
     return true;
   }
 
-  private async openConsensus(peerId: string): Promise<Stream> {
-    const stream = await this.libp2p.dialProtocol(peerIdFromString(peerId), CONSENSUS_PROTOCOL, {
+  private async openStream(peerId: string, protocol: string): Promise<Stream> {
+    const stream = await this.libp2p.dialProtocol(peerIdFromString(peerId), protocol, {
       signal: AbortSignal.timeout(this.limits.dialTimeoutMs),
     });
     // we only write on this stream; drain anything the remote sends
@@ -490,16 +525,21 @@ export class P2pNode {
     return stream;
   }
 
-  private async pump(peerId: string, box: Outbox): Promise<void> {
+  private async pump(
+    peerId: string,
+    box: Outbox,
+    protocol: string,
+    boxes: Map<string, Outbox>,
+  ): Promise<void> {
     box.pumping = true;
     try {
-      while (box.queue.length > 0 && !this.stopped && this.outboxes.get(peerId) === box) {
+      while (box.queue.length > 0 && !this.stopped && boxes.get(peerId) === box) {
         const frame = box.queue[0] as Uint8Array;
         let sent = false;
         for (let attempt = 0; attempt < 2 && !sent; attempt++) {
           try {
             if (box.stream === null || box.stream.status !== "open" || box.stream.writeStatus !== "writable")
-              box.stream = await this.openConsensus(peerId);
+              box.stream = await this.openStream(peerId, protocol);
             const stream = box.stream;
             if (!stream.send(frame))
               await stream.onDrain({ signal: AbortSignal.timeout(this.limits.dialTimeoutMs) });
@@ -508,7 +548,8 @@ export class P2pNode {
             box.stream?.abort(err instanceof Error ? err : new Error(String(err)));
             box.stream = null;
             if (attempt === 1 || this.stopped) {
-              this.log?.debug("consensus send failed; dropping queued frames", {
+              this.log?.debug("direct send failed; dropping queued frames", {
+                protocol,
                 peer: peerId,
                 dropped: box.queue.length,
                 err: String(err),
@@ -519,10 +560,74 @@ export class P2pNode {
           }
         }
         box.queue.shift();
-        this.metrics?.messageOut(CONSENSUS_PROTOCOL, frame.length);
+        this.metrics?.messageOut(protocol, frame.length);
       }
     } finally {
       box.pumping = false;
+    }
+  }
+
+  // ---------------------------------------------------------------- DKG streams
+
+  /** Sets the receiver of direct DKG frames (from any connected peer that is not banned). */
+  onDkg(handler: DkgFrameHandler): void {
+    this.dkgHandler = handler;
+  }
+
+  /**
+   * Queues `payload` as one frame to `peerId` on the DKG protocol (dialing if needed). Frames to
+   * one peer keep their order; delivery is best effort (the DKG driver resends). Throws
+   * `FRAME_TOO_LARGE` above `maxDkgFrameBytes`; returns false if the queue is full or the node
+   * is stopped.
+   */
+  sendDkg(peerId: string, payload: Uint8Array): boolean {
+    const frame = encodeFrame(payload, this.limits.maxDkgFrameBytes);
+    if (this.stopped || peerId === this.lp?.peerId.toString() || this.scores.isBanned(peerId)) return false;
+    let box = this.dkgOutboxes.get(peerId);
+    if (box === undefined) {
+      box = { stream: null, queue: [], pumping: false };
+      this.dkgOutboxes.set(peerId, box);
+    }
+    if (box.queue.length >= this.limits.maxQueuedFrames) {
+      this.log?.warn("dkg queue full, frame dropped", { peer: peerId });
+      return false;
+    }
+    box.queue.push(frame);
+    if (!box.pumping) void this.pump(peerId, box, this.topicNames.dkg, this.dkgOutboxes);
+    return true;
+  }
+
+  private async onDkgStream(stream: Stream, conn: Connection): Promise<void> {
+    const peer = conn.remotePeer.toString();
+    if (this.scores.isBanned(peer)) {
+      stream.abort(new P2pError("PEER_BANNED", "peer is banned", { peer }));
+      return;
+    }
+    const protocol = this.topicNames.dkg;
+    const decoder = new FrameDecoder(this.limits.maxDkgFrameBytes);
+    try {
+      for await (const chunk of stream) {
+        for (const frame of decoder.push(chunkBytes(chunk))) {
+          if (this.scores.isBanned(peer)) {
+            stream.abort(new P2pError("PEER_BANNED", "peer is banned", { peer }));
+            return;
+          }
+          this.metrics?.messageIn(protocol, frame.length);
+          try {
+            this.dkgHandler?.(frame, this.info(peer));
+          } catch (err) {
+            this.log?.error("dkg handler threw", { peer, err: String(err) });
+          }
+        }
+      }
+      decoder.end();
+    } catch (err) {
+      if (isP2pError(err, "FRAME_TOO_LARGE")) {
+        this.penalize(peer, PENALTY.oversizeFrame, "oversize dkg frame");
+        stream.abort(err);
+      } else if (isP2pError(err, "FRAME_TRUNCATED")) {
+        this.penalize(peer, PENALTY.undecodable, "truncated dkg frame");
+      } else this.log?.debug("dkg stream ended with an error", { peer, err: String(err) });
     }
   }
 

@@ -49,6 +49,7 @@ export type InstructionJson =
       signers: string;
       signature: string;
     }
+  | { kind: "dkgLog"; ceremony: string; log: string }
   | { kind: "deploy"; source: string; salt: string; initArgs: string; value: string }
   | { kind: "call"; to: string; handler: string; args: string; value: string }
   | {
@@ -126,6 +127,8 @@ function instructionToJson(ix: Instruction): InstructionJson {
         signers: toHex(ix.signers),
         signature: toHex(ix.signature),
       };
+    case "dkgLog":
+      return { kind: "dkgLog", ceremony: ix.ceremony.toString(), log: toHex(ix.log) };
     case "deploy":
       return {
         kind: "deploy",
@@ -340,6 +343,10 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
         signature: o.fixed("signature", BLS_SIGNATURE_SIZE),
       };
       break;
+    case "dkgLog":
+      o.only(["kind", "ceremony", "log"]);
+      ix = { kind, ceremony: o.u64("ceremony"), log: o.bytes("log") };
+      break;
     case "deploy":
       o.only(["kind", "source", "salt", "initArgs", "value"]);
       ix = {
@@ -394,7 +401,7 @@ export function instructionFromJson(value: unknown, path = "instruction"): Instr
     default:
       throw new TxJsonError(
         o.field("kind"),
-        `unknown instruction kind ${JSON.stringify(kind)} (expected transfer, registerValidator, exitValidator, withdrawStake, unjailValidator, submitEvidence, sysCancelTimer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)`,
+        `unknown instruction kind ${JSON.stringify(kind)} (expected transfer, registerValidator, exitValidator, withdrawStake, unjailValidator, submitEvidence, sysCancelTimer, dkgLog, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)`,
       );
   }
   return ix;

@@ -39,6 +39,7 @@ export const SubType = {
   UnjailValidator: 5,
   SubmitEvidence: 6,
   SysCancelTimer: 7,
+  DkgLog: 8,
   Deploy: 1,
   Call: 2,
   ScheduleTimer: 3,
@@ -133,6 +134,12 @@ export function writeInstruction(w: Writer, ix: Instruction): void {
       w.varint(ix.epoch, "instruction.epoch");
       w.bytes(ix.signers, "instruction.signers");
       w.fixed(ix.signature, BLS_SIGNATURE_SIZE, "instruction.signature");
+      return;
+    case "dkgLog":
+      w.u8(Category.System);
+      w.u8(SubType.DkgLog);
+      w.u64be(ix.ceremony, "instruction.ceremony");
+      w.bytes(ix.log, "instruction.log");
       return;
     case "deploy":
       w.u8(Category.Actor);
@@ -240,6 +247,10 @@ export function readInstruction(r: Reader): Instruction {
           const signers = r.bytes("instruction.signers");
           const signature = r.fixed(BLS_SIGNATURE_SIZE, "instruction.signature");
           return { kind: "sysCancelTimer", actor, timerId, epoch, signers, signature };
+        }
+        case SubType.DkgLog: {
+          const ceremony = r.u64be("instruction.ceremony");
+          return { kind: "dkgLog", ceremony, log: r.bytes("instruction.log") };
         }
         default:
           throw unknownSubType();

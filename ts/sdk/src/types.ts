@@ -66,6 +66,17 @@ export interface SysCancelTimerInstruction {
   signature: Uint8Array;
 }
 
+/**
+ * System(0) DkgLog(8): a dealer's signed log of the chain's open resharing ceremony number
+ * `ceremony` (contract C4; opaque to the codec, checked by the state transition). Anyone may
+ * send it: the log carries the dealer's signature.
+ */
+export interface DkgLogInstruction {
+  kind: "dkgLog";
+  ceremony: bigint;
+  log: Uint8Array;
+}
+
 /** Actor(1) Deploy(1): deploy canonical Python `source` at the CREATE2-style address of (from, salt, code_hash). */
 export interface DeployInstruction {
   kind: "deploy";
@@ -132,6 +143,7 @@ export type Instruction =
   | UnjailValidatorInstruction
   | SubmitEvidenceInstruction
   | SysCancelTimerInstruction
+  | DkgLogInstruction
   | DeployInstruction
   | CallInstruction
   | ScheduleTimerInstruction

@@ -157,6 +157,14 @@ impl Rng {
             },
         }
     }
+    /// A resharing ceremony's dealer log (System sub-type 8), from its own calls so the
+    /// older vectors keep their random streams.
+    pub fn dkg_log_instruction(&mut self) -> Instruction {
+        Instruction::DkgLog {
+            ceremony: self.u64(),
+            log: self.bytes(400),
+        }
+    }
     pub fn transaction(&mut self) -> Transaction {
         let access_list = if self.bool() {
             let n = self.below(3);

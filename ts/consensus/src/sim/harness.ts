@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { Sfc32 } from "@cowboy/collections";
 import { blsDevnetKeys, blsDevnetSchemes } from "../bls-scheme.ts";
+import { EpochVoters } from "../epochs.ts";
 import type { SigningScheme } from "../scheme.ts";
 import type { BlockReader } from "../sync.ts";
 import type { Certificate, Equivocation, Message, Proposal, Round, Vote } from "../types.ts";
@@ -84,6 +85,15 @@ export interface SimOptions {
   scheme: "mac" | "bls";
   /** pacing: minimum time per view (0 = unpaced), see `VoterConfig.minViewMs` */
   minViewMs: number;
+  /**
+   * Epochs (`mac` scheme only): blocks per epoch, each epoch run by its own voter
+   * ({@link EpochVoters}); null (default) runs one voter for ever.
+   */
+  epochBlocks: number | null;
+  /** the validators (simulation indices, in consensus order) of each epoch; default all of them */
+  epochMembers: ((epoch: number) => readonly number[]) | null;
+  /** optional adversarial network: a message for which this returns false is lost */
+  deliver: ((from: number, to: number, message: Message) => boolean) | null;
 }
 
 const DEFAULTS: SimOptions = {
@@ -97,6 +107,9 @@ const DEFAULTS: SimOptions = {
   timeouts: { leaderTimeoutMs: 1_000, notarizationTimeoutMs: 2_000, nullifyRetryMs: 3_000 },
   scheme: "mac",
   minViewMs: 0,
+  epochBlocks: null,
+  epochMembers: null,
+  deliver: null,
 };
 
 /** What survives a crash: the vote journal and the finalized chain. */
@@ -113,6 +126,7 @@ class Disk implements Journal {
   }> = [];
   append(vote: Vote): void {
     this.votes.push(vote);
+    this.signed.push(vote);
   }
   load(): readonly Vote[] {
     return this.votes;
@@ -122,6 +136,22 @@ class Disk implements Journal {
   }
   loadCertificates(): readonly Certificate[] {
     return this.certificates;
+  }
+  /** every vote ever appended (pruning does not forget them: tests inspect them) */
+  readonly signed: Vote[] = [];
+}
+
+/** A {@link Disk} whose journal the voters prune (epoch runs: old epochs are dropped). */
+class PrunedDisk extends Disk {
+  prune(epoch: number, fromView: number): void {
+    const kept = (r: { round: { epoch: number; view: number } }) =>
+      r.round.epoch > epoch || (r.round.epoch === epoch && r.round.view >= fromView);
+    const votes = this.votes.filter(kept);
+    const certificates = this.certificates.filter(kept);
+    this.votes.length = 0;
+    this.votes.push(...votes);
+    this.certificates.length = 0;
+    this.certificates.push(...certificates);
   }
 }
 
@@ -176,6 +206,10 @@ class SimApp implements Application {
     certificate: Certificate | null,
     participants?: readonly number[] | null,
   ): void {
+    // already final here (a catch-up copied it first): like a node's store, apply each height once
+    if (proposal.height <= this.disk.finalized.length) return;
+    if (proposal.height !== this.disk.finalized.length + 1)
+      throw new Error(`finalized height ${proposal.height} after ${this.disk.finalized.length}`);
     this.disk.finalized.push({
       proposal,
       block: block as SimBlock,
@@ -195,6 +229,10 @@ export class Simulation {
   private readonly random: Sfc32;
   private readonly disks: Disk[];
   private readonly voters: Array<Voter | null>;
+  /** epoch runs: each validator's voters */
+  private readonly epochVoters: Array<EpochVoters | null>;
+  /** epoch runs: the MAC scheme of each epoch (shared key table, like {@link schemes}) */
+  private readonly epochSchemes = new Map<number, MacScheme>();
   /** partition group of each validator; messages only flow within a group */
   private groups: number[];
   delivered = 0;
@@ -211,8 +249,11 @@ export class Simulation {
       const mac = new MacScheme(n, `sim-${this.options.seed}`);
       this.schemes = Array.from({ length: n }, () => mac);
     }
-    this.disks = Array.from({ length: n }, () => new Disk());
+    const epochs = this.options.epochBlocks !== null;
+    if (epochs && this.options.scheme !== "mac") throw new RangeError("epoch runs use the mac scheme");
+    this.disks = Array.from({ length: n }, () => (epochs ? new PrunedDisk() : new Disk()));
     this.voters = Array.from({ length: n }, () => null);
+    this.epochVoters = Array.from({ length: n }, () => null);
     this.groups = Array.from({ length: n }, () => 0);
   }
 
@@ -222,12 +263,107 @@ export class Simulation {
   }
 
   isUp(i: number): boolean {
-    return this.voters[i] !== null;
+    return this.voters[i] !== null || this.epochVoters[i] !== null;
   }
 
   crash(i: number): void {
     this.voters[i]?.stop();
     this.voters[i] = null;
+    this.epochVoters[i]?.stop();
+    this.epochVoters[i] = null;
+  }
+
+  /** Epoch runs: the members (simulation indices, consensus order) of `epoch`. */
+  membersOf(epoch: number): readonly number[] {
+    const f = this.options.epochMembers;
+    return f === null ? Array.from({ length: this.options.validators }, (_, i) => i) : f(epoch);
+  }
+
+  /** Epoch runs: the signing scheme of `epoch` (one MAC key table per epoch and member list). */
+  schemeOf(epoch: number): MacScheme {
+    let s = this.epochSchemes.get(epoch);
+    if (s === undefined) {
+      const members = this.membersOf(epoch);
+      s = new MacScheme(members.length, `sim-${this.options.seed}|epoch-${epoch}|${members.join(",")}`);
+      this.epochSchemes.set(epoch, s);
+    }
+    return s;
+  }
+
+  /** Epoch runs: the epoch validator `i` is voting (or following) in, or null when down. */
+  epochOf(i: number): number | null {
+    return this.epochVoters[i]?.epoch ?? null;
+  }
+
+  /** Every vote validator `i` ever signed (its journal before pruning). */
+  signedBy(i: number): readonly Vote[] {
+    return (this.disks[i] as Disk).signed;
+  }
+
+  private restartEpochs(i: number, disk: Disk, app: SimApp): void {
+    const E = this.options.epochBlocks;
+    const tip = () => {
+      const last = disk.finalized[disk.finalized.length - 1];
+      return last === undefined
+        ? { view: 0, digest: GENESIS_DIGEST, height: 0 }
+        : { view: last.proposal.round.view, digest: last.proposal.payload, height: last.proposal.height };
+    };
+    const ev = new EpochVoters({
+      epochBlocks: E,
+      plan: (epoch) => {
+        const members = this.membersOf(epoch);
+        return { scheme: this.schemeOf(epoch), me: members.indexOf(i), peers: members };
+      },
+      app,
+      tip,
+      digestAt: (h) => (h === 0 ? GENESIS_DIGEST : (disk.finalized[h - 1]?.proposal.payload ?? null)),
+      network: this.networkFor(i, app),
+      clock: this.clock,
+      journal: disk,
+      timeouts: {
+        ...this.options.timeouts,
+        maxViewsAhead: DEFAULT_TIMEOUTS.maxViewsAhead,
+        minViewMs: this.options.minViewMs,
+      },
+      onFault: (e) => {
+        if (
+          !this.faults.some(
+            (f) =>
+              f.signer === e.signer &&
+              f.vote.round.view === e.vote.round.view &&
+              f.vote.round.epoch === e.vote.round.epoch,
+          )
+        )
+          this.faults.push(e);
+      },
+      // a validator that missed the end of an epoch catches up from a peer's finalized chain
+      onAhead: () => this.catchUp(i),
+    });
+    this.epochVoters[i] = ev;
+    ev.start();
+  }
+
+  /**
+   * Epoch runs: validator `i` saw a later epoch than its own. Like block sync, it copies the
+   * finalized blocks it lacks from an up peer that is further along (the simulated network is
+   * the transport; the blocks are the peer's finalized chain), then advances its voters.
+   */
+  private catchUp(i: number): void {
+    const disk = this.disks[i] as Disk;
+    const ev = this.epochVoters[i];
+    if (ev === null || ev === undefined) return;
+    let best: Disk | null = null;
+    for (const [j, d] of this.disks.entries()) {
+      if (j === i || !this.isUp(j) || this.groups[j] !== this.groups[i]) continue;
+      if (d.finalized.length > disk.finalized.length && (best === null || d.finalized.length > best.finalized.length))
+        best = d;
+    }
+    if (best === null) return;
+    for (let h = disk.finalized.length; h < best.finalized.length; h++) {
+      const f = best.finalized[h] as Disk["finalized"][number];
+      disk.finalized.push({ ...f, participants: null });
+    }
+    ev.advance();
   }
 
   /** (Re)starts validator i from its disk. */
@@ -236,6 +372,10 @@ export class Simulation {
     const disk = this.disks[i] as Disk;
     const last = disk.finalized[disk.finalized.length - 1];
     const app = new SimApp(i, disk, this.options.invalidProposers.includes(i));
+    if (this.options.epochBlocks !== null) {
+      this.restartEpochs(i, disk, app);
+      return;
+    }
     const network = this.networkFor(i, app);
     const voter = new Voter({
       config: {
@@ -310,15 +450,19 @@ export class Simulation {
   }
 
   private send(from: number, to: number, message: Message): void {
-    if (this.voters[from] === null) return;
-    if (this.groups[from] !== this.groups[to] || this.random.fraction() < this.options.dropRate) {
+    if (!this.isUp(from)) return;
+    if (
+      this.groups[from] !== this.groups[to] ||
+      this.random.fraction() < this.options.dropRate ||
+      (this.options.deliver !== null && !this.options.deliver(from, to, message))
+    ) {
       this.dropped++;
       return;
     }
     const [lo, hi] = this.options.latency;
     const at = this.clock.now() + this.random.between(lo, hi);
     this.clock.schedule(at, () => {
-      const voter = this.voters[to];
+      const voter = this.voters[to] ?? this.epochVoters[to];
       if (!voter) return;
       this.delivered++;
       voter.receive(from, message);

@@ -3,9 +3,14 @@
  * deterministic integer logic over an injected key-value store.
  *
  * Lifecycle: `register` (self-stake ≥ minimum, BLS key + proof of possession) → active from
- * the next epoch boundary (epochs of 3,600 blocks) → `beginExit` (leaves the set at the next
- * epoch boundary) → `withdraw` after the 7-day unbonding period. Consensus weight is one vote
- * per validator; stake only weighs rewards.
+ * the next epoch boundary after the freeze point (epochs of 3,600 blocks) → `beginExit`
+ * (leaves the set at the next epoch boundary after the freeze point) → `withdraw` after the
+ * 7-day unbonding period. Consensus weight is one vote per validator; stake only weighs rewards.
+ *
+ * Freeze point: the set of epoch e+1 is fixed while block F(e) = e·E + ⌊E/2⌋ runs (before its
+ * transactions; {@link ValidatorRegistry.freezeHeight}), half an epoch before it starts, so the
+ * validators of e can reshare the threshold key to it. A change at or after F(e) (registration,
+ * exit, jail, unjail) takes effect at e+2 at the earliest.
  *
  * Faults: equivocation evidence (two conflicting signed votes in one view, checkable by
  * anyone with the validator's key) → slash 1% of stake and jail; downtime (more than 50% of
@@ -94,6 +99,14 @@ export const DEFAULT_VALIDATOR_PARAMS: ValidatorParams = {
   downtimeMaxMissed: 500,
   keepEpochs: 7 * 24,
 };
+
+/**
+ * Sets (and threshold groups) kept: `keepEpochs`, but at least 2 — the set of e+1 is fixed
+ * while epoch e runs, and both must stay readable.
+ */
+export function keptEpochs(p: ValidatorParams): number {
+  return Math.max(p.keepEpochs, 2);
+}
 
 /** Doublings of the jail period stop here (2^16 × 24 h). */
 const MAX_JAIL_DOUBLINGS = 16;
@@ -252,6 +265,21 @@ export class ValidatorRegistry {
     return Math.floor(height / this.params.epochBlocks);
   }
 
+  /**
+   * The freeze point F(e) = e·E + ⌊E/2⌋: the height of the block at whose start (before its
+   * transactions) the set of epoch e+1 is fixed. For E = 1, F(e) = e (the set of e+1 is
+   * fixed at the start of block e, the only block of e).
+   */
+  freezeHeight(epoch: number): number {
+    return epoch * this.params.epochBlocks + Math.floor(this.params.epochBlocks / 2);
+  }
+
+  /** The first epoch whose set can include a change made in the block at `height`. */
+  firstEpochAfter(height: number): number {
+    const e = this.epochOf(height);
+    return height < this.freezeHeight(e) ? e + 1 : e + 2;
+  }
+
   // ---------------------------------------------------------------- keys and records
 
   private key(tag: number, ...parts: Uint8Array[]): Uint8Array {
@@ -300,8 +328,9 @@ export class ValidatorRegistry {
 
   /**
    * Registers `address` with `stake` (already debited from it by the caller) and its BLS key,
-   * proven by `proof` (proof of possession, rogue-key protection). Active from the epoch after
-   * `height`'s (from epoch 0 when `genesis`).
+   * proven by `proof` (proof of possession, rogue-key protection). Active from
+   * {@link firstEpochAfter}(`height`): the next epoch when registered before its freeze point,
+   * the one after otherwise (from epoch 0 when `genesis`).
    */
   register(input: {
     address: string;
@@ -345,7 +374,7 @@ export class ValidatorRegistry {
       stake,
       status: "bonded",
       registeredHeight: height,
-      activationEpoch: input.genesis === true ? 0 : this.epochOf(height) + 1,
+      activationEpoch: input.genesis === true ? 0 : this.firstEpochAfter(height),
       exitHeight: 0,
       jailedUntil: 0,
       jailCount: 0,
@@ -427,10 +456,11 @@ export class ValidatorRegistry {
   }
 
   /**
-   * Fixes the set of `epoch` (call once, at its first block, before anything else of that
-   * block): every bonded, unjailed validator activated by then with at least the minimum
-   * stake, ordered by address; its position is its consensus index. Also forgets sets older
-   * than `keepEpochs`.
+   * Fixes the set of `epoch` (call once, at the freeze point {@link freezeHeight}(`epoch` − 1)
+   * before that block's transactions; at genesis for epoch 0): every bonded, unjailed validator
+   * activated by then with at least the minimum stake, ordered by address; its position is its
+   * consensus index. Also forgets the set of `epoch` − {@link keptEpochs} (at least the running
+   * epoch and the new one stay).
    */
   beginEpoch(epoch: number): SetMember[] {
     checkHeight(epoch);
@@ -442,6 +472,13 @@ export class ValidatorRegistry {
       const r = this.must(address);
       if (this.eligible(r, epoch)) members.push({ address, blsKey: r.blsKey, stake: r.stake });
     }
+    this.writeSet(key, members);
+    const old = epoch - keptEpochs(this.params);
+    if (old >= 0) this.kv.delete(this.key(0x04, u64(old)));
+    return members;
+  }
+
+  private writeSet(key: Uint8Array, members: readonly SetMember[]): void {
     const head = Buffer.alloc(4);
     head.writeUInt32BE(members.length);
     this.kv.put(
@@ -453,8 +490,27 @@ export class ValidatorRegistry {
         ]),
       ),
     );
-    if (epoch >= this.params.keepEpochs) this.kv.delete(this.key(0x04, u64(epoch - this.params.keepEpochs)));
-    return members;
+  }
+
+  /**
+   * Re-fixes the already fixed set of `epoch` to `members` (same order: the position is the
+   * consensus index). Used by the chain when the resharing ceremony of `epoch` fails: the set
+   * of `epoch` becomes the previous epoch's (whose validators still hold the group's shares).
+   * Throws `EPOCH_NOT_STARTED` when `epoch` has no set, `BAD_KEY` / `BAD_ADDRESS` for a
+   * malformed member.
+   */
+  replaceSet(epoch: number, members: readonly SetMember[]): void {
+    checkHeight(epoch);
+    const key = this.key(0x04, u64(epoch));
+    if (this.kv.get(key) === undefined)
+      throw new ValidatorError("EPOCH_NOT_STARTED", `no validator set for epoch ${epoch}`, { epoch });
+    for (const m of members) {
+      checkAddress(m.address);
+      checkAmount(m.stake);
+      if (!(m.blsKey instanceof Uint8Array) || m.blsKey.length !== 48)
+        throw new ValidatorError("BAD_KEY", "a BLS public key is 48 bytes");
+    }
+    this.writeSet(key, members);
   }
 
   /** The set of `epoch` as fixed by {@link beginEpoch}. */

@@ -29,6 +29,14 @@ import {
 } from "../params.ts";
 import type { KvStore } from "../state/kv.ts";
 import { type QueuedTimer, TimerQueue } from "../timers/queue.ts";
+import {
+  type CeremonyRecord,
+  type EpochGroup,
+  readCeremony,
+  readEpochGroup,
+  readGroupRecord,
+  readOpenCeremony,
+} from "./dkg.ts";
 import { StfError } from "./errors.ts";
 import { BlockExecutor, intrinsicCost } from "./exec.ts";
 import {
@@ -357,7 +365,14 @@ export class Chain implements ChainApi {
     if (state.version() === 0n) {
       writeGenesisState(state, genesis.accounts, opts.params ?? DEFAULT_PARAMS);
       // genesis validators (contract C2; validators.ts): stake debited from their accounts
-      writeGenesisValidators(state, genesis.chainId, genesis.validators, genesis.validatorParams);
+      writeGenesisValidators(
+        state,
+        genesis.chainId,
+        genesis.validators,
+        genesis.validatorParams,
+        undefined,
+        genesis.dkgOutput,
+      );
       const { version, root } = state.commit();
       const header = Chain.genesisHeader(genesis, root);
       const chain = new Chain({
@@ -1336,12 +1351,37 @@ export class Chain implements ChainApi {
    * The validator set of `epoch` (default: the epoch of the next block, head + 1), in consensus
    * index order; `[]` when no set was fixed for it (no validators, or older than `keepEpochs`).
    * Epoch e covers heights [e·E, (e+1)·E), E = `validatorParams().epochBlocks`; the set of e+1
-   * is readable once the last block of e is executed.
+   * is readable from the freeze point F(e) = e·E + ⌊E/2⌋ (fixed at the start of that block),
+   * final at the end of block (e+1)·E − 1 (a failed resharing re-fixes it to the set of e).
    */
   validatorSet(epoch?: number): SetMember[] {
     const e = epoch ?? Math.floor(Number(this.headHeader.height + 1n) / this.validatorParams().epochBlocks);
     if (!Number.isSafeInteger(e) || e < 0) throw new RangeError(`epoch ${e} is not a non-negative integer`);
     return readValidatorSet(this.state, e);
+  }
+
+  /**
+   * The threshold group of `epoch` (contract C4; dkg.ts): the DKG output, `BlsGroup` bytes,
+   * threshold and the members (`validatorSet(epoch)` order, with their share index in the
+   * output). Known once the epoch's set is fixed and its group decided: the current epoch
+   * always; epoch e+1 from the end of block (e+1)·E − 1, or from the freeze point F(e) when
+   * the keys did not change (group carried over). Null for a chain without a group (genesis
+   * without `dkgOutput`), an undecided or a pruned epoch (older than `keepEpochs`).
+   */
+  epochGroup(epoch: number): EpochGroup | null {
+    if (!Number.isSafeInteger(epoch) || epoch < 0) return null;
+    if (readGroupRecord(this.state, epoch) === null) return null;
+    return readEpochGroup(this.state, epoch, readValidatorSet(this.state, epoch));
+  }
+
+  /** The open resharing ceremony (with the logs stored so far), or null. */
+  openCeremony(): CeremonyRecord | null {
+    return readOpenCeremony(this.state);
+  }
+
+  /** Resharing ceremony `n` (open or decided; kept `keepEpochs` epochs), or null. */
+  ceremony(n: number): CeremonyRecord | null {
+    return readCeremony(this.state, n);
   }
 
   /** The validator record of `address` (20 bytes) in the head state, or null. */

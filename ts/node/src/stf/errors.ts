@@ -31,7 +31,10 @@ export type StfErrorCode =
   // chain set-up
   | "ERR_CHAIN_GENESIS"
   | "ERR_CHAIN_HEAD"
-  | "ERR_CHAIN_NO_RUNTIME";
+  | "ERR_CHAIN_NO_RUNTIME"
+  // threshold group / resharing records (dkg.ts)
+  | "ERR_DKG_OUTPUT"
+  | "ERR_DKG_CORRUPT";
 
 export class StfError extends Error {
   readonly code: StfErrorCode;

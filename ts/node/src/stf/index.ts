@@ -31,6 +31,14 @@
  *   head (keyed on the head header object); parameters are re-read from the state at every head.
  */
 export * from "./chain.ts";
+export {
+  type CeremonyRecord,
+  type CeremonyStatus,
+  DKG_PREFIX,
+  type DkgBlockReport,
+  type EpochGroup,
+  observerRandomness,
+} from "./dkg.ts";
 export * from "./errors.ts";
 export { BlockExecutor, blockReward, concatTopics, intrinsicCost, messageId, timerId } from "./exec.ts";
 export {

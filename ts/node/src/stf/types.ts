@@ -43,6 +43,13 @@ export interface GenesisConfig {
    * blocks downtime); stored in the genesis state when given.
    */
   validatorParams?: Partial<ValidatorParams>;
+  /**
+   * The threshold-BLS group of epoch 0 (stf/dkg.ts): a DKG output (`BlsDkgResult.output`)
+   * whose players are exactly the genesis validators' BLS keys (checked: `ERR_CHAIN_GENESIS`).
+   * With it the chain decides each epoch's group and reshares it when the set changes;
+   * without it the chain has no group (`chain.epochGroup` is null).
+   */
+  dkgOutput?: Uint8Array;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The validator set in the state transition (stf/validators.ts): registration, activation at
- * the next epoch, exit and withdrawal after unbonding, evidence (1% slash burned, jail),
+ * the next epoch boundary after the freeze point F(e) = e·E + ⌊E/2⌋, exit and withdrawal after unbonding, evidence (1% slash burned, jail),
  * downtime jail, unjail, block rewards split by stake, and the validator-set
  * SYS_CANCEL_TIMER — with exact balances. Small parameters (4-block epochs) keep it short.
  */
@@ -222,51 +222,59 @@ describe("register, exit, withdraw", () => {
     expect(net.balance(addrC)).toBe(1_000n * CBY - 3n * FEE21K);
     expect(net.chain.validator(addrC)).toBeNull();
 
-    // block 2 (epoch 0): C registers 200 CBY
+    // block 2 = F(0) (epoch 0): the set of epoch 1 is fixed at its start, then C registers
+    // 200 CBY: too late for epoch 1, active from epoch 2
     const ok = net.block([reg(200n * CBY)]);
     expect(receipt(ok).status).toBe("success");
     expect(receipt(ok).feePaid).toBe(FEE21K);
+    expect(ok.validators?.nextSet?.map((m) => m.address)).toEqual([hex(addrA)]);
     expect(net.balance(addrC)).toBe(800n * CBY - 4n * FEE21K);
     expect(net.chain.validator(addrC)).toMatchObject({
       stake: 200n * CBY,
       status: "bonded",
-      activationEpoch: 1,
+      activationEpoch: 2,
     });
     // a second registration is refused
     const third = net.block([reg(200n * CBY)]);
     expect(errCode(receipt(third))).toBe("ERR_VALIDATOR_ALREADY_REGISTERED");
-    expect(third.validators?.nextSet?.length).toBe(2);
+    expect(third.validators?.nextSet).toBeNull();
     expect(net.chain.head.height).toBe(3n);
-    // epoch 1's set is fixed at the end of block 3 (the last of epoch 0) and includes C
-    expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA), hex(addrC)].sort());
+    expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA)]);
     expect(net.chain.validatorSet(0).map((m) => m.address)).toEqual([hex(addrA)]);
+    net.block(); // 4
+    net.block(); // 5
+    // epoch 2's set is fixed at the start of block 6 = F(1) and includes C
+    expect(net.chain.validatorSet(2)).toEqual([]);
+    expect(net.block().validators?.nextSet?.length).toBe(2); // 6
+    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA), hex(addrC)].sort());
+    net.block(); // 7
 
-    // block 4 (epoch 1): the reward splits 100:200 between A and C
+    // block 8 (epoch 2): the reward splits 100:200 between A and C
     const cBefore = net.balance(addrC);
     const aBefore = net.balance(addrA);
     net.block();
-    const R = blockReward(4n);
+    const R = blockReward(8n);
     const firstIsA = hex(addrA) < hex(addrC);
     const a = R / 3n + (firstIsA ? R - R / 3n - (2n * R) / 3n : 0n);
     const c = (2n * R) / 3n + (firstIsA ? 0n : R - R / 3n - (2n * R) / 3n);
     expect(net.balance(addrA) - aBefore).toBe(a);
     expect(net.balance(addrC) - cBefore).toBe(c);
 
-    // block 5: C exits; it stays in epoch 1's set, leaves from epoch 2
+    // block 9 (before F(2) = 10): C exits; it stays in epoch 2's set, leaves from epoch 3
     expect(receipt(net.block([net.tx(keyC, { kind: "exitValidator" })])).status).toBe("success");
-    expect(net.chain.validator(addrC)).toMatchObject({ status: "exiting", exitHeight: 5 });
+    expect(net.chain.validator(addrC)).toMatchObject({ status: "exiting", exitHeight: 9 });
     expect(errCode(receipt(net.block([net.tx(keyC, { kind: "exitValidator" })])))).toBe(
       "ERR_VALIDATOR_NOT_BONDED",
-    );
-    net.block(); // 7: last block of epoch 1
-    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA)]);
-    // unbonding: withdrawal from height 5 + 6 = 11
-    const early = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 8
+    ); // 10 = F(2)
+    expect(net.chain.validatorSet(3).map((m) => m.address)).toEqual([hex(addrA)]);
+    // unbonding: withdrawal from height 9 + 6 = 15
+    const early = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 11
     expect(errCode(receipt(early))).toBe("ERR_VALIDATOR_STILL_UNBONDING");
-    net.block(); // 9
-    net.block(); // 10
+    net.block(); // 12
+    net.block(); // 13
+    net.block(); // 14
     const before = net.balance(addrC);
-    const w = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 11
+    const w = net.block([net.tx(keyC, { kind: "withdrawStake" })]); // 15
     expect(receipt(w).status).toBe("success");
     expect(net.balance(addrC)).toBe(before - FEE21K + 200n * CBY);
     expect(net.chain.validator(addrC)).toBeNull();
@@ -352,7 +360,7 @@ describe("faults", () => {
         receipt(net.block([net.tx(keyC, { kind: "submitEvidence", evidence: junk }, { cellsLimit: 3n })])),
       ),
     ).toBe("ERR_VALIDATOR_BAD_EVIDENCE");
-    // height 4 is the first of epoch 1: B (jailed) is not in its set
+    // epoch 1's set was fixed at F(0) = 2, with B (jailed at 1) out
     expect(net.chain.validatorSet(1).map((m) => m.address)).toEqual([hex(addrA)]);
     expect(errCode(receipt(net.block([net.tx(keyB, { kind: "unjailValidator" })])))).toBe(
       "ERR_VALIDATOR_STILL_JAILED",
@@ -360,9 +368,14 @@ describe("faults", () => {
     const u = net.block([net.tx(keyB, { kind: "unjailValidator" })]); // 6
     expect(receipt(u).status).toBe("success");
     expect(net.chain.validator(addrB)?.jailedUntil).toBe(0);
-    net.block(); // 7: fixes epoch 2 with B back in
-    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA), hex(addrB)].sort());
-    expect(net.chain.validatorSet(2).find((m) => m.address === hex(addrB))?.stake).toBe(297n * CBY);
+    // epoch 2's set was fixed at the start of block 6 = F(1), before the unjail: B is back from epoch 3
+    expect(net.chain.validatorSet(2).map((m) => m.address)).toEqual([hex(addrA)]);
+    net.block(); // 7
+    net.block(); // 8
+    net.block(); // 9
+    net.block(); // 10 = F(2): fixes epoch 3 with B back in
+    expect(net.chain.validatorSet(3).map((m) => m.address)).toEqual([hex(addrA), hex(addrB)].sort());
+    expect(net.chain.validatorSet(3).find((m) => m.address === hex(addrB))?.stake).toBe(297n * CBY);
   });
 
   it("jails a validator missing more than half of a downtime window; applyBlock with the same participants agrees", () => {

@@ -13,10 +13,16 @@
  * - `sysCancelTimer` (anyone): a timer cancelled by an aggregate BLS signature of more than
  *   2/3 of an epoch's set over namespace `cowboy-sys-cancel-timer-v1` and message
  *   `chainId u64 BE ‖ actor(20) ‖ timerId(32)`.
+ * - `dkgLog` (anyone): a dealer log of the open resharing ceremony (dkg.ts); receipt errors
+ *   `ERR_DKG_NO_CEREMONY` / `ERR_DKG_LOG_INVALID` / `ERR_DKG_LOG_DUPLICATE`.
  *
  * Epochs are height-based: epoch e covers heights [e·E, (e+1)·E) with E = `epochBlocks`.
- * The set of epoch e+1 is fixed at the end of the last block of epoch e (so it is readable
- * before the first block of e+1 runs); the genesis set (epoch 0) at genesis.
+ * The set of epoch e+1 is fixed at the freeze point F(e) = e·E + ⌊E/2⌋, at the start of that
+ * block (after the parent's downtime accounting, before the transactions), so the validators
+ * of e have the second half of the epoch to reshare the threshold key to it (dkg.ts); changes
+ * made at or after F(e) count from e+2. The genesis set (epoch 0) is fixed at genesis (and
+ * epoch 1's too when E = 1). A failed resharing re-fixes the set of e+1 to the set of e at
+ * the end of the last block of e (dkg.ts).
  * Block rewards (§8.2) are split by stake over the block's epoch set (`rewardShares`:
  * floor(reward × stake / total), the remainder one unit at a time in set order); the
  * proposer keeps all tips. With no set (no validators), the proposer gets the reward.
@@ -45,6 +51,7 @@ import { bytesEqual, type Instruction, type Transaction } from "@cowboy/sdk";
 import type { Lane } from "../params.ts";
 import type { KvStore } from "../state/kv.ts";
 import { TimerQueue } from "../timers/queue.ts";
+import { DkgBlock, type DkgBlockReport, writeGenesisGroup } from "./dkg.ts";
 import { StfError } from "./errors.ts";
 import {
   accountKey,
@@ -86,7 +93,8 @@ export type ValidatorInstruction = Extract<
       | "withdrawStake"
       | "unjailValidator"
       | "submitEvidence"
-      | "sysCancelTimer";
+      | "sysCancelTimer"
+      | "dkgLog";
   }
 >;
 
@@ -97,9 +105,10 @@ const KINDS = new Set<string>([
   "unjailValidator",
   "submitEvidence",
   "sysCancelTimer",
+  "dkgLog",
 ]);
 
-/** True for the validator-set System instructions (sub-types 2..=7). */
+/** True for the validator-set System instructions (sub-types 2..=8). */
 export function isValidatorInstruction(ix: Instruction): ix is ValidatorInstruction {
   return KINDS.has(ix.kind);
 }
@@ -112,8 +121,9 @@ export function txLane(tx: Transaction): Lane {
 /**
  * §17.2 intrinsic costs (the table has no validator rows; the nearest system operations are
  * used): register / exit / withdraw / unjail = the Transfer row (21,000 cycles, 0 cells);
- * evidence and `SYS_CANCEL_TIMER` = the ActorMessage row (21,000 cycles, cells = the variable
- * payload: the evidence bytes, or the signer bitmap plus the 96-byte signature).
+ * evidence, `SYS_CANCEL_TIMER` and `DkgLog` = the ActorMessage row (21,000 cycles, cells = the
+ * variable payload: the evidence bytes, the signer bitmap plus the 96-byte signature, or the
+ * log bytes).
  */
 export function validatorIntrinsic(ix: ValidatorInstruction): { cycles: bigint; cells: bigint } {
   switch (ix.kind) {
@@ -121,6 +131,8 @@ export function validatorIntrinsic(ix: ValidatorInstruction): { cycles: bigint; 
       return { cycles: MESSAGE_ROW_CYCLES, cells: BigInt(ix.evidence.length) };
     case "sysCancelTimer":
       return { cycles: MESSAGE_ROW_CYCLES, cells: BigInt(ix.signers.length + BLS_SIGNATURE_BYTES) };
+    case "dkgLog":
+      return { cycles: MESSAGE_ROW_CYCLES, cells: BigInt(ix.log.length) };
     default:
       return { cycles: TRANSFER_ROW_CYCLES, cells: 0n };
   }
@@ -304,8 +316,9 @@ export interface GenesisValidator {
 /**
  * Writes the genesis validator state into `kv` (after the genesis accounts): the parameters
  * record when `params` is given, each validator registered active from epoch 0 with its stake
- * debited from its genesis balance, and the set of epoch 0 (and 1 when epochs are one block).
- * Writes nothing when neither is given. Throws StfError `ERR_CHAIN_GENESIS`.
+ * debited from its genesis balance, and the set of epoch 0 (and 1 when epochs are one block);
+ * with `dkgOutput` (players = exactly the validators' keys) the threshold group of epoch 0
+ * (dkg.ts). Writes nothing when none is given. Throws StfError `ERR_CHAIN_GENESIS`.
  */
 export function writeGenesisValidators(
   kv: KvStore,
@@ -313,8 +326,11 @@ export function writeGenesisValidators(
   validators: readonly GenesisValidator[] | undefined,
   params: Partial<ValidatorParams> | undefined,
   crypto?: ValidatorCrypto,
+  dkgOutput?: Uint8Array,
 ): void {
   const list = validators ?? [];
+  if (list.length === 0 && dkgOutput !== undefined)
+    throw new StfError("ERR_CHAIN_GENESIS", "dkgOutput needs genesis validators");
   if (list.length === 0 && params === undefined) return;
   const full: ValidatorParams = { ...DEFAULT_VALIDATOR_PARAMS, ...params };
   checkValidatorParams(full);
@@ -361,6 +377,13 @@ export function writeGenesisValidators(
   }
   registry.beginEpoch(0);
   if (full.epochBlocks === 1) registry.beginEpoch(1);
+  if (dkgOutput !== undefined)
+    writeGenesisGroup(
+      kv,
+      list.map((v) => v.blsKey),
+      dkgOutput,
+      full.epochBlocks,
+    );
 }
 
 // ----------------------------------------------------------------- per block
@@ -376,8 +399,13 @@ export interface ValidatorBlockReport {
   slashed: bigint;
   /** validators jailed this block (evidence or downtime) */
   jailed: Punishment[];
-  /** the set fixed at the end of this block (last block of an epoch), or null */
+  /**
+   * the set of the next epoch fixed at this block: at the freeze point, or re-fixed to the
+   * current epoch's set when the resharing ceremony failed at the last block of the epoch; else null
+   */
   nextSet: SetMember[] | null;
+  /** the threshold group's part (dkg.ts): ceremony opened, next epoch's group decided */
+  dkg: DkgBlockReport;
 }
 
 /**
@@ -391,13 +419,17 @@ export class ValidatorBlock {
   private readonly cryptoFn: () => StfValidatorCrypto;
   private reg: ValidatorRegistry | null = null;
   private cryptoCache: StfValidatorCrypto | null = null;
-  readonly report: ValidatorBlockReport = { rewards: [], slashed: 0n, jailed: [], nextSet: null };
+  /** the threshold group / resharing part of the block */
+  readonly dkg: DkgBlock;
+  readonly report: ValidatorBlockReport;
 
   constructor(kv: KvStore, chainId: bigint, height: bigint, crypto?: () => StfValidatorCrypto) {
     this.kv = kv;
     this.chainId = chainId;
     this.height = height;
     this.cryptoFn = crypto ?? (() => nativeStfValidatorCrypto(chainId));
+    this.dkg = new DkgBlock(kv, chainId, Number(height));
+    this.report = { rewards: [], slashed: 0n, jailed: [], nextSet: null, dkg: this.dkg.report };
   }
 
   private crypto(): StfValidatorCrypto {
@@ -424,16 +456,34 @@ export class ValidatorBlock {
 
   /**
    * Start of the block: downtime accounting of the parent block (height ≥ 2) from the
-   * consensus indices (in the parent's epoch set) whose votes certified it. Absent = skipped.
+   * consensus indices (in the parent's epoch set) whose votes certified it (absent = skipped);
+   * then, at the freeze point F(e), the set of e+1 is fixed and its threshold group carried
+   * over or its resharing ceremony opened (dkg.ts).
    */
   begin(participants: readonly number[] | undefined): void {
-    if (participants === undefined || this.height < 2n) return;
-    const parent = this.h - 1;
+    if (participants !== undefined && this.height >= 2n) {
+      const parent = this.h - 1;
+      const registry = this.registry();
+      const epoch = registry.epochOf(parent);
+      if (setOrEmpty(registry, epoch).length > 0) {
+        const valid = participants.filter((i) => Number.isSafeInteger(i) && i >= 0);
+        this.report.jailed.push(...registry.recordParticipation(epoch, parent, valid));
+      }
+    }
+    this.freeze();
+  }
+
+  /** At F(e) (e = this block's epoch): fixes the set of e+1, then the DKG part. */
+  private freeze(): void {
     const registry = this.registry();
-    const epoch = registry.epochOf(parent);
-    if (setOrEmpty(registry, epoch).length === 0) return;
-    const valid = participants.filter((i) => Number.isSafeInteger(i) && i >= 0);
-    this.report.jailed.push(...registry.recordParticipation(epoch, parent, valid));
+    const epoch = registry.epochOf(this.h);
+    if (this.h !== registry.freezeHeight(epoch)) return;
+    if (setOrEmpty(registry, epoch).length === 0 && registry.addresses().length === 0) return;
+    const next = registry.beginEpoch(epoch + 1);
+    this.report.nextSet = next;
+    this.dkg.freeze(registry, epoch, next);
+    // an empty set cannot hold the group: dkg.ts re-fixed it to the current one
+    if (this.dkg.report.decided?.outcome === "failed") this.report.nextSet = registry.setOf(epoch + 1);
   }
 
   /** Executes one validator instruction sent by `from` (the caller reverts the state on failure). */
@@ -483,6 +533,9 @@ export class ValidatorBlock {
         }
         case "sysCancelTimer":
           return this.sysCancelTimer(ix);
+        case "dkgLog":
+          // a resharing ceremony's dealer log (dkg.ts); anyone may send it
+          return this.dkg.submitLog(ix.ceremony, ix.log);
       }
     } catch (e) {
       if (e instanceof ValidatorError) return { ok: false, error: `ERR_VALIDATOR_${e.code}: ${e.message}` };
@@ -540,7 +593,7 @@ export class ValidatorBlock {
   /**
    * End of the block: §8.2 `reward` split by stake over the block's epoch set (returns the
    * shares; empty = the proposer takes the reward), then, at the last block of an epoch, the
-   * next epoch's set is fixed.
+   * open resharing ceremony is decided (dkg.ts; on failure the next epoch's set is re-fixed).
    */
   finish(reward: bigint): { address: string; amount: bigint }[] {
     const registry = this.registry();
@@ -557,11 +610,9 @@ export class ValidatorBlock {
       }
       this.report.rewards = shares;
     }
-    if (
-      (this.h + 1) % registry.params.epochBlocks === 0 &&
-      (set.length > 0 || registry.addresses().length > 0)
-    ) {
-      this.report.nextSet = registry.beginEpoch(epoch + 1);
+    if ((this.h + 1) % registry.params.epochBlocks === 0) {
+      const refixed = this.dkg.decide(registry, epoch);
+      if (refixed !== null) this.report.nextSet = refixed;
     }
     return shares;
   }

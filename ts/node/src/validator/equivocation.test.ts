@@ -155,7 +155,7 @@ describe("an equivocating validator (4 processes)", () => {
     }
     expect(included).toBe(1);
     // the set of the epoch after the jailing no longer holds it (the epochs before still do)
-    const next = Math.floor(jailedAt / EPOCH) + 1;
+    const next = Math.floor((jailedAt + EPOCH - Math.floor(EPOCH / 2)) / EPOCH) + 1; // frozen at F(e) = e·E + ⌊E/2⌋
     await waitFor("the next epoch", async () => (await height(0)) >= next * EPOCH);
     const setOf = async (e: number) =>
       (

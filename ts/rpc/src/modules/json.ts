@@ -42,6 +42,8 @@ export function instructionJson(ix: Instruction): Record<string, unknown> {
         signers: data(ix.signers),
         signature: data(ix.signature),
       };
+    case "dkgLog":
+      return { kind: "dkgLog", ceremony: quantity(ix.ceremony), log: data(ix.log) };
     case "deploy":
       return {
         kind: "deploy",

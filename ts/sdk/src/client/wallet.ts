@@ -243,6 +243,16 @@ export class WalletClient extends PublicClient {
     return this.sendInstruction({ kind: "submitEvidence", evidence }, overrides);
   }
 
+  /**
+   * Submits a dealer's signed log (`DkgCeremony.closeDealing()` bytes) for the chain's open
+   * resharing ceremony `ceremony` (`chain.openCeremony()`, docs/execution.md "Validator set");
+   * anyone may send it, the log carries the dealer's signature. A refusal is in the receipt
+   * (`ERR_DKG_NO_CEREMONY`, `ERR_DKG_LOG_INVALID`, `ERR_DKG_LOG_DUPLICATE`).
+   */
+  submitDkgLog(ceremony: bigint | number, log: Uint8Array, overrides?: TxOverrides): Promise<SentTransaction> {
+    return this.sendInstruction({ kind: "dkgLog", ceremony: BigInt(ceremony), log }, overrides);
+  }
+
   /** Sends a custom instruction. */
   custom(subType: number, payload: Uint8Array, overrides?: TxOverrides): Promise<SentTransaction> {
     return this.sendInstruction({ kind: "custom", subType, payload }, overrides);

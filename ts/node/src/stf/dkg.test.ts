@@ -1,0 +1,318 @@
+/**
+ * The chain's threshold group per epoch and on-chain resharing (stf/dkg.ts, contract C4): the
+ * freeze of set e+1 at F(e) = e·E + ⌊E/2⌋, the genesis group (`dkgOutput`), carry-over when the
+ * keys do not change, a ceremony opened at F(e) when they do, and the decision at the last block
+ * of the epoch (with no logs: the fallback). 8-block epochs: F(e) = 8e + 4, last block 8e + 7.
+ */
+import { createRequire } from "node:module";
+import { genesisDkg } from "@cowboy/consensus";
+import { addressFromSecretKey, type Block, type Instruction } from "@cowboy/sdk";
+import { describe, expect, it } from "vitest";
+import { CHAIN_ID, FEES, PROPOSER, secretKey, signed } from "../../test/stf-helpers.ts";
+import { UNITS_PER_CBY } from "../params.ts";
+import { Chain } from "./chain.ts";
+import { MemoryState } from "./memory-state.ts";
+import type { BlockResult } from "./types.ts";
+
+type NativeBls = {
+  blsKeygen(ikm: Buffer): Buffer;
+  blsPublicKey(sk: Buffer): Buffer;
+  blsProofOfPossession(sk: Buffer, chainId: bigint): Buffer;
+  blsDkgOutputInfo(output: Buffer): { players: Buffer[] };
+};
+const bls = createRequire(import.meta.url)("@cowboy/native") as NativeBls;
+
+const CBY = UNITS_PER_CBY;
+const T0 = 1_700_000_000_000n;
+const E = 8;
+const PARAMS = {
+  minStake: 100n * CBY,
+  epochBlocks: E,
+  unbondingBlocks: 6,
+  jailBlocks: 5,
+  slashBps: 100,
+  downtimeWindow: 100,
+  downtimeMaxMissed: 50,
+  keepEpochs: 3,
+};
+
+interface Validator {
+  key: Uint8Array;
+  address: Uint8Array;
+  sk: Buffer;
+  pk: Uint8Array;
+  pop: Uint8Array;
+}
+
+function validator(n: number): Validator {
+  const key = secretKey(200 + n);
+  const sk = bls.blsKeygen(Buffer.alloc(32, 40 + n));
+  return {
+    key,
+    address: addressFromSecretKey(key),
+    sk,
+    pk: new Uint8Array(bls.blsPublicKey(sk)),
+    pop: new Uint8Array(bls.blsProofOfPossession(sk, CHAIN_ID)),
+  };
+}
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+const GENESIS_VALS = [1, 2, 3, 4].map(validator);
+const NEWCOMER = validator(5);
+const GENESIS = genesisDkg(
+  GENESIS_VALS.map((v) => v.sk),
+  CHAIN_ID,
+);
+
+/** A chain with the 4 genesis validators (100 CBY each) and, optionally, the genesis group. */
+class DkgNet {
+  readonly state = new MemoryState();
+  readonly chain: Chain;
+  readonly blocks: Block[] = [];
+  private readonly nonces = new Map<string, bigint>();
+  t = T0;
+  constructor(opts: { dkgOutput?: Uint8Array | null; epochBlocks?: number } = {}) {
+    const extra = [NEWCOMER.address];
+    this.chain = Chain.create({
+      state: this.state,
+      genesis: {
+        chainId: CHAIN_ID,
+        timestampMs: T0,
+        accounts: [...GENESIS_VALS.map((v) => v.address), ...extra].map((address) => ({
+          address,
+          balance: 1_000n * CBY,
+        })),
+        validators: GENESIS_VALS.map((v) => ({
+          address: v.address,
+          blsKey: v.pk,
+          stake: 100n * CBY,
+          proofOfPossession: v.pop,
+        })),
+        validatorParams: { ...PARAMS, epochBlocks: opts.epochBlocks ?? E },
+        ...(opts.dkgOutput === null ? {} : { dkgOutput: opts.dkgOutput ?? GENESIS.output }),
+      },
+    });
+  }
+  tx(key: Uint8Array, ix: Instruction, o: { cyclesLimit?: bigint; cellsLimit?: bigint } = {}): Uint8Array {
+    const k = hex(key);
+    const nonce = this.nonces.get(k) ?? 0n;
+    this.nonces.set(k, nonce + 1n);
+    return signed(key, ix, { nonce, cyclesLimit: 21_000n, cellsLimit: 0n, ...FEES, ...o });
+  }
+  register(v: Validator): Uint8Array {
+    return this.tx(v.key, {
+      kind: "registerValidator",
+      blsKey: v.pk,
+      proofOfPossession: v.pop,
+      stake: 100n * CBY,
+    });
+  }
+  block(txs: Uint8Array[] = []): BlockResult {
+    this.t += 1000n;
+    const r = this.chain.buildBlock(txs, { timestampMs: this.t, proposer: PROPOSER });
+    expect(r.skipped).toEqual([]);
+    this.blocks.push(r.block);
+    return r;
+  }
+  /** Builds empty blocks until the head is at `height`. */
+  to(height: number): void {
+    while (this.chain.head.height < BigInt(height)) this.block();
+  }
+}
+
+const keysOf = (set: { blsKey: Uint8Array }[]) => set.map((m) => hex(m.blsKey)).sort();
+
+describe("genesis group", () => {
+  it("is the group of epoch 0 with members in set order and share indices in key order", () => {
+    const net = new DkgNet();
+    const g = net.chain.epochGroup(0);
+    expect(g).not.toBeNull();
+    if (g === null) return;
+    expect(g.ceremony).toBe(0);
+    expect(hex(g.output)).toBe(hex(GENESIS.output));
+    expect(hex(g.group)).toBe(hex(GENESIS.group));
+    expect(hex(g.groupPublicKey)).toBe(hex(GENESIS.groupPublicKey));
+    expect(g.threshold).toBe(3);
+    const set = net.chain.validatorSet(0);
+    expect(g.members.map((m) => hex(m.address))).toEqual(set.map((m) => m.address));
+    const sortedKeys = GENESIS_VALS.map((v) => hex(v.pk)).sort();
+    for (const m of g.members) expect(m.shareIndex).toBe(sortedKeys.indexOf(hex(m.blsKey)));
+    expect(g.members.map((m) => m.stake)).toEqual([100n, 100n, 100n, 100n].map((x) => x * CBY));
+    expect(net.chain.epochGroup(1)).toBeNull();
+    expect(net.chain.openCeremony()).toBeNull();
+    expect(net.chain.ceremony(1)).toBeNull();
+  });
+
+  it("refuses a dkgOutput whose players are not exactly the genesis keys, or garbage", () => {
+    const three = genesisDkg(
+      GENESIS_VALS.slice(0, 3).map((v) => v.sk),
+      CHAIN_ID,
+    );
+    expect(() => new DkgNet({ dkgOutput: three.output })).toThrow(/not exactly the 4 genesis/);
+    expect(() => new DkgNet({ dkgOutput: Uint8Array.of(1, 2, 3) })).toThrow(
+      expect.objectContaining({ code: "ERR_CHAIN_GENESIS" }),
+    );
+    expect(() =>
+      Chain.create({
+        state: new MemoryState(),
+        genesis: { chainId: CHAIN_ID, timestampMs: T0, accounts: [], dkgOutput: GENESIS.output },
+      }),
+    ).toThrow(/needs genesis validators/);
+  });
+
+  it("a chain without dkgOutput has no group; the set of e+1 is still frozen at F(e)", () => {
+    const net = new DkgNet({ dkgOutput: null });
+    expect(net.chain.epochGroup(0)).toBeNull();
+    net.to(3);
+    expect(net.chain.validatorSet(1)).toEqual([]);
+    const r = net.block(); // 4 = F(0)
+    expect(r.validators?.nextSet?.length).toBe(4);
+    expect(r.validators?.dkg).toEqual({ opened: null, decided: null });
+    expect(net.chain.validatorSet(1)).toHaveLength(4);
+    expect(net.chain.epochGroup(1)).toBeNull();
+    expect(net.chain.openCeremony()).toBeNull();
+  });
+});
+
+describe("freeze and carry-over", () => {
+  it("fixes set e+1 at F(e) and carries the group over when the keys are unchanged", () => {
+    const net = new DkgNet();
+    net.to(3);
+    expect(net.chain.validatorSet(1)).toEqual([]);
+    const r = net.block(); // 4 = F(0)
+    expect(r.validators?.nextSet).toHaveLength(4);
+    expect(r.validators?.dkg).toEqual({
+      opened: null,
+      decided: { epoch: 1, ceremony: 0, outcome: "carried" },
+    });
+    const g1 = net.chain.epochGroup(1);
+    expect(g1?.ceremony).toBe(0);
+    expect(hex(g1?.output as Uint8Array)).toBe(hex(GENESIS.output));
+    expect(g1?.members.map((m) => m.shareIndex)).toEqual(
+      net.chain.epochGroup(0)?.members.map((m) => m.shareIndex),
+    );
+    // the last block of epoch 0 decides nothing more
+    net.to(6);
+    expect(net.block().validators?.dkg).toEqual({ opened: null, decided: null }); // 7
+    expect(net.chain.openCeremony()).toBeNull();
+  });
+
+  it("a registration before F(e) joins e+1; one at F(e) joins e+2", () => {
+    const early = new DkgNet({ dkgOutput: null });
+    early.to(2);
+    early.block([early.register(NEWCOMER)]); // 3 < F(0) = 4
+    expect(early.chain.validator(NEWCOMER.address)?.activationEpoch).toBe(1);
+    early.block(); // 4
+    expect(early.chain.validatorSet(1)).toHaveLength(5);
+
+    const late = new DkgNet({ dkgOutput: null });
+    late.to(3);
+    const r = late.block([late.register(NEWCOMER)]); // 4 = F(0): the set is fixed before the transactions
+    expect(r.receipts[0]?.status).toBe("success");
+    expect(late.chain.validator(NEWCOMER.address)?.activationEpoch).toBe(2);
+    expect(late.chain.validatorSet(1)).toHaveLength(4);
+    late.to(11);
+    expect(late.chain.validatorSet(2)).toEqual([]);
+    late.block(); // 12 = F(1)
+    expect(late.chain.validatorSet(2)).toHaveLength(5);
+  });
+
+  it("an exit after F(e) leaves the set at e+2", () => {
+    const net = new DkgNet({ dkgOutput: null });
+    net.to(4);
+    const v = GENESIS_VALS[0] as Validator;
+    expect(net.block([net.tx(v.key, { kind: "exitValidator" })]).receipts[0]?.status).toBe("success"); // 5
+    net.to(12);
+    expect(net.chain.validatorSet(1).map((m) => m.address)).toContain(hex(v.address));
+    expect(net.chain.validatorSet(2).map((m) => m.address)).not.toContain(hex(v.address));
+  });
+});
+
+describe("ceremony", () => {
+  it("opens at F(e) when the keys change; without logs the fallback re-fixes set e+1 = set e", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]); // 1
+    net.to(3);
+    const opened = net.block(); // 4 = F(0)
+    expect(opened.validators?.dkg).toEqual({ opened: 1, decided: null });
+    expect(net.chain.validatorSet(1)).toHaveLength(5);
+    expect(net.chain.epochGroup(1)).toBeNull();
+    const c = net.chain.openCeremony();
+    expect(c).not.toBeNull();
+    if (c === null) return;
+    expect(c).toMatchObject({
+      ceremony: 1,
+      epoch: 1,
+      firstHeight: 4,
+      lastHeight: 7,
+      logs: [],
+      status: "open",
+    });
+    expect(c.dealers.map(hex)).toEqual(GENESIS_VALS.map((v) => hex(v.pk)).sort());
+    expect(c.players.map(hex)).toEqual([...GENESIS_VALS, NEWCOMER].map((v) => hex(v.pk)).sort());
+    expect(hex(c.previousOutput)).toBe(hex(GENESIS.output));
+    expect(net.chain.ceremony(1)).toEqual(c);
+
+    net.to(6);
+    const last = net.block(); // 7: decided with no logs → fallback
+    expect(last.validators?.dkg.decided).toEqual({ epoch: 1, ceremony: 0, outcome: "failed" });
+    expect(keysOf(last.validators?.nextSet ?? [])).toEqual(keysOf(net.chain.validatorSet(0)));
+    expect(net.chain.validatorSet(1)).toEqual(net.chain.validatorSet(0));
+    expect(net.chain.openCeremony()).toBeNull();
+    expect(net.chain.ceremony(1)?.status).toBe("failed");
+    const g1 = net.chain.epochGroup(1);
+    expect(g1?.ceremony).toBe(0);
+    expect(hex(g1?.output as Uint8Array)).toBe(hex(GENESIS.output));
+    expect(g1?.members).toHaveLength(4);
+
+    // the newcomer is still eligible: the next freeze point opens ceremony 2
+    net.to(11);
+    expect(net.block().validators?.dkg.opened).toBe(2); // 12 = F(1)
+    expect(net.chain.openCeremony()).toMatchObject({
+      ceremony: 2,
+      epoch: 2,
+      firstHeight: 12,
+      lastHeight: 15,
+    });
+    net.to(15);
+    expect(net.chain.ceremony(2)?.status).toBe("failed");
+    expect(net.chain.validatorSet(2)).toHaveLength(4);
+  });
+
+  it("keeps groups and ceremonies keepEpochs epochs", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]);
+    net.to(4 * E + 4); // F(4): ceremonies 1..5 opened, groups up to epoch 5
+    expect(net.chain.ceremony(5)?.status).toBe("open");
+    expect(net.chain.ceremony(4)?.status).toBe("failed");
+    expect(net.chain.ceremony(3)?.status).toBe("failed");
+    expect(net.chain.ceremony(2)).toBeNull();
+    expect(net.chain.epochGroup(4)?.ceremony).toBe(0);
+    expect(net.chain.epochGroup(3)?.ceremony).toBe(0);
+    expect(net.chain.epochGroup(5)).toBeNull(); // not decided yet
+    expect(net.chain.epochGroup(2)).toBeNull();
+    expect(net.chain.validatorSet(2)).toEqual([]);
+    expect(net.chain.validatorSet(3)).toHaveLength(4);
+  });
+
+  it("with one-block epochs the ceremony opens and fails in the same block", () => {
+    const net = new DkgNet({ epochBlocks: 1 });
+    expect(net.chain.epochGroup(1)?.ceremony).toBe(0);
+    const r = net.block([net.register(NEWCOMER)]); // 1: F(1) = 1, set(2) frozen before the registration
+    expect(r.validators?.dkg.decided?.outcome).toBe("carried");
+    const r2 = net.block(); // 2: set(3) has the newcomer; ceremony 3 opens and fails at once
+    expect(r2.validators?.dkg).toEqual({ opened: 3, decided: { epoch: 3, ceremony: 0, outcome: "failed" } });
+    expect(net.chain.validatorSet(3)).toHaveLength(4);
+    expect(net.chain.epochGroup(3)?.ceremony).toBe(0);
+  });
+
+  it("is deterministic: a replica applying the same blocks reaches the same state roots", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]);
+    net.to(2 * E + 5);
+    const replica = new DkgNet();
+    for (const b of net.blocks) replica.chain.applyBlock(b);
+    expect(hex(replica.chain.head.stateRoot)).toBe(hex(net.chain.head.stateRoot));
+    expect(replica.chain.openCeremony()).toEqual(net.chain.openCeremony());
+  });
+});
