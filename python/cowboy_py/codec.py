@@ -78,6 +78,14 @@ class SysCancelTimer:
 
 
 @dataclass(frozen=True)
+class DkgLog:
+    """System(0) / DkgLog(8): a dealer's signed log (opaque to the codec) of the chain's open resharing
+    ceremony number `ceremony` (u64, 8-byte big-endian on the wire)."""
+    ceremony: int
+    log: bytes
+
+
+@dataclass(frozen=True)
 class Deploy:
     source: bytes
     salt: bytes
@@ -122,7 +130,7 @@ class Publish:
 
 
 Instruction = Union[Transfer, RegisterValidator, ExitValidator, WithdrawStake, UnjailValidator, SubmitEvidence,
-                    SysCancelTimer, Deploy, Call, ScheduleTimer, CancelTimer, Custom, Publish]
+                    SysCancelTimer, DkgLog, Deploy, Call, ScheduleTimer, CancelTimer, Custom, Publish]
 
 
 @dataclass(frozen=True)
@@ -268,6 +276,10 @@ def _write_instruction(w: _Writer, ins: Instruction) -> None:
         w.varint(ins.epoch, "instruction.epoch")
         w.bytes_(ins.signers, "instruction.signers")
         w.fixed(ins.signature, 96, "instruction.signature")
+    elif isinstance(ins, DkgLog):
+        w.u8(0), w.u8(8)
+        w.u64be(ins.ceremony, "instruction.ceremony")
+        w.bytes_(ins.log, "instruction.log")
     elif isinstance(ins, Deploy):
         check_source(ins.source, "instruction.source")
         w.u8(1), w.u8(1)
@@ -448,6 +460,8 @@ def _read_instruction(r: _Reader) -> Instruction:
             return SysCancelTimer(r.take(20, "instruction.actor"), r.take(32, "instruction.timer_id"),
                                   r.varint("instruction.epoch"), r.bytes_("instruction.signers"),
                                   r.take(96, "instruction.signature"))
+        if sub == 8:
+            return DkgLog(r.u64be("instruction.ceremony"), r.bytes_("instruction.log"))
         raise CodecError("UNKNOWN_SUB_TYPE", f"system sub_type {sub} is unknown")
     if category == 1:
         if sub == 1:

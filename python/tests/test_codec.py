@@ -68,7 +68,7 @@ def test_actor_address_example():
     (lambda b: b[:-1], "UNEXPECTED_EOF"),
     (lambda b: b"\xaa\x00" + b[1:], "NON_MINIMAL_VARINT"),  # chain id 42 as 2a → aa 00
     (lambda b: b[:2] + b"\x09" + b[3:], "UNKNOWN_CATEGORY"),
-    (lambda b: b[:3] + b"\x08" + b[4:], "UNKNOWN_SUB_TYPE"),
+    (lambda b: b[:3] + b"\x09" + b[4:], "UNKNOWN_SUB_TYPE"),
     (lambda b: b[:62] + b"\x02" + b[63:], "INVALID_OPTION_TAG"),
     (lambda b: b"\x00" * (128 * 1024 + 1), "TX_TOO_LARGE"),
 ])
@@ -154,7 +154,7 @@ def test_random_round_trips_and_mutations_never_accept_non_canonical_bytes():
     assert accepted > 0
 
 
-# The validator-set examples of docs/codec.md §3 (System sub-types 2..7).
+# The validator-set examples of docs/codec.md §3 (System sub-types 2..8).
 _SYSTEM_EXAMPLES = [
     ("RegisterValidator", "0002" + "77" * 48 + "88" * 96 + "0000000000002710"),
     ("ExitValidator", "0003"),
@@ -162,12 +162,13 @@ _SYSTEM_EXAMPLES = [
     ("UnjailValidator", "0005"),
     ("SubmitEvidence", "000602abcd"),
     ("SysCancelTimer", "0007" + "55" * 20 + "66" * 32 + "ac02" + "0107" + "99" * 96),
+    ("DkgLog", "0008" + "0000000000000003" + "02abcd"),
 ]
 
 
 def _system_example(name):
-    from cowboy_py import (ExitValidator, RegisterValidator, SubmitEvidence, SysCancelTimer, UnjailValidator,
-                           WithdrawStake)
+    from cowboy_py import (DkgLog, ExitValidator, RegisterValidator, SubmitEvidence, SysCancelTimer,
+                           UnjailValidator, WithdrawStake)
     return {
         "RegisterValidator": RegisterValidator(bytes([0x77] * 48), bytes([0x88] * 96), 10_000),
         "ExitValidator": ExitValidator(),
@@ -175,6 +176,7 @@ def _system_example(name):
         "UnjailValidator": UnjailValidator(),
         "SubmitEvidence": SubmitEvidence(bytes([0xAB, 0xCD])),
         "SysCancelTimer": SysCancelTimer(bytes([0x55] * 20), bytes([0x66] * 32), 300, b"\x07", bytes([0x99] * 96)),
+        "DkgLog": DkgLog(3, bytes([0xAB, 0xCD])),
     }[name]
 
 
@@ -205,3 +207,15 @@ def test_system_instruction_bad_widths():
         encode_instruction(RegisterValidator(bytes(48), bytes(95), 1))
     with pytest.raises(CodecError):
         encode_instruction(SysCancelTimer(bytes(20), bytes(32), 0, b"", bytes(97)))
+
+
+def test_dkg_log_bounds_and_unknown_sub_type():
+    from cowboy_py import DkgLog, decode_instruction, encode_instruction
+    with pytest.raises(CodecError):
+        encode_instruction(DkgLog(1 << 64, b""))
+    with pytest.raises(CodecError):
+        encode_instruction(DkgLog(-1, b""))
+    assert decode_instruction(encode_instruction(DkgLog((1 << 64) - 1, b""))) == DkgLog((1 << 64) - 1, b"")
+    with pytest.raises(CodecError) as e:
+        decode_instruction(bytes([0, 9]))
+    assert e.value.code == "UNKNOWN_SUB_TYPE"

@@ -79,6 +79,26 @@ def test_system_transactions(case):
             unhex(j["actor"]), unhex(j["timerId"]), int(j["epoch"]), unhex(j["signers"]), unhex(j["signature"]))
 
 
+@pytest.mark.parametrize("case", VECTORS["dkgLogTransactions"], ids=lambda c: c["json"]["instruction"]["ceremony"])
+def test_dkg_log_transactions(case):
+    """Resharing dealer logs (System sub-type 8): same bytes, hash and fields as Rust."""
+    from cowboy_py import DkgLog
+    raw = unhex(case["hex"])
+    tx = decode_transaction(raw)
+    assert encode_transaction(tx) == raw
+    assert tx.signing_hash() == unhex(case["signingHash"])
+    j = case["json"]["instruction"]
+    assert tx.instruction == DkgLog(int(j["ceremony"]), unhex(j["log"]))
+
+
+@pytest.mark.parametrize("case", VECTORS["invalidDkgLogInstructions"], ids=lambda c: c["code"])
+def test_invalid_dkg_log_instructions(case):
+    from cowboy_py import decode_instruction
+    with pytest.raises(CodecError) as e:
+        decode_instruction(unhex(case["hex"]))
+    assert e.value.code == case["code"]
+
+
 @pytest.mark.parametrize("case", VECTORS["invalidSystemInstructions"], ids=lambda c: c["code"])
 def test_invalid_system_instructions(case):
     from cowboy_py import decode_instruction

@@ -884,6 +884,7 @@ impl Vm {
                 } else {
                     Value::tuple(f.closure.iter().map(|c| Value::Cell(c.clone())).collect())
                 }),
+                "__annotations__" => self.function_annotations(f),
                 "__defaults__" => Ok(if f.defaults.borrow().is_empty() {
                     Value::None
                 } else {
@@ -901,7 +902,7 @@ impl Vm {
                 },
             },
             Value::BoundMethod(b) => match name {
-                "__name__" | "__qualname__" | "__doc__" => {
+                "__name__" | "__qualname__" | "__doc__" | "__annotations__" => {
                     let f = b.func.clone();
                     self.get_attr(&f, name)
                 }
@@ -1122,6 +1123,9 @@ impl Vm {
                     *f.name.borrow_mut() = Rc::from(&*s.s);
                     return Ok(());
                 }
+                if name == "__annotations__" {
+                    return self.set_function_annotations(f, v);
+                }
                 if name == "__defaults__" {
                     let new = match &v {
                         Value::None => Vec::new(),
@@ -1225,6 +1229,11 @@ impl Vm {
                     Some(_) => Ok(()),
                     None => Err(self.no_attr(o, name)),
                 }
+            }
+            Value::Function(f) if name == "__annotations__" => {
+                let old = f.annotations.replace(Value::None);
+                drop(old);
+                Ok(())
             }
             _ => Err(self.no_attr(o, name)),
         }

@@ -319,7 +319,7 @@ impl Vm {
     /// `r[s]` for a slice `s` (either representation): the range of the selected elements.
     pub(crate) fn range_slice(&mut self, r: &PyRange, s: &PySlice) -> PyResult<Value> {
         let (start, _, step, len) = r.parts();
-        let mut get = |vm: &mut Vm, v: &Value| -> PyResult<Option<BigInt>> {
+        let get = |vm: &mut Vm, v: &Value| -> PyResult<Option<BigInt>> {
             if let Value::None = v {
                 return Ok(None);
             }

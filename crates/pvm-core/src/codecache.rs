@@ -224,6 +224,37 @@ pub fn thaw(f: &Frozen, filename: &str) -> Rc<Code> {
     .code(&f.root)
 }
 
+/// A copy of `c` with constants `consts` (same length as `c.consts`) and fresh, empty inline
+/// caches; every other part is `c`'s. Module images use it for code objects whose constants
+/// must be fresh objects in every invocation (see `crate::modules::image`).
+pub(crate) fn with_consts(c: &Code, consts: Vec<Value>) -> Rc<Code> {
+    Rc::new(Code {
+        name: c.name.clone(),
+        qualname: c.qualname.clone(),
+        filename: c.filename.clone(),
+        kind: c.kind,
+        instrs: c.instrs.clone(),
+        lines: c.lines.clone(),
+        consts,
+        names: c.names.clone(),
+        name_hashes: c.name_hashes.clone(),
+        varnames: c.varnames.clone(),
+        cellnames: c.cellnames.clone(),
+        ncells: c.ncells,
+        cell_params: c.cell_params.clone(),
+        argcount: c.argcount,
+        posonlycount: c.posonlycount,
+        kwonlycount: c.kwonlycount,
+        varargs: c.varargs,
+        varkw: c.varkw,
+        firstline: c.firstline,
+        doc: c.doc.clone(),
+        caches: (0..c.instrs.len())
+            .map(|_| Cell::new(InlineCache::default()))
+            .collect(),
+    })
+}
+
 fn const_bytes(c: &FConst) -> usize {
     16 + match c {
         FConst::Big(b) => b.bits() as usize / 8,

@@ -1032,6 +1032,41 @@ impl<'a> Compiler<'a> {
         Ok(flags)
     }
 
+    /// Compile a `def`'s annotations as a tuple `(name, value, name, value, …)` in CPython
+    /// 3.11 order (regular, then positional-only parameters, `*args`, keyword-only
+    /// parameters, `**kwargs`, `return`); returns MakeFunction flag 8, or 0 (nothing
+    /// emitted) when there are none.
+    fn annotations(
+        &mut self,
+        p: &'a ast::Parameters,
+        returns: Option<&'a Expr>,
+    ) -> Result<u32, CompileError> {
+        let mut anns: Vec<(&str, &Expr)> = Vec::new();
+        let mut add = |a: &'a ast::Parameter| {
+            if let Some(e) = a.annotation.as_deref() {
+                anns.push((a.name.id.as_str(), e));
+            }
+        };
+        p.args.iter().for_each(|a| add(&a.parameter));
+        p.posonlyargs.iter().for_each(|a| add(&a.parameter));
+        p.vararg.as_deref().into_iter().for_each(&mut add);
+        p.kwonlyargs.iter().for_each(|a| add(&a.parameter));
+        p.kwarg.as_deref().into_iter().for_each(&mut add);
+        if let Some(r) = returns {
+            anns.push(("return", r));
+        }
+        if anns.is_empty() {
+            return Ok(0);
+        }
+        for (n, e) in &anns {
+            let k = self.str_const(n);
+            self.emit(Instr::LoadConst(k));
+            self.expr(e)?;
+        }
+        self.emit(Instr::BuildTuple(2 * anns.len() as u32));
+        Ok(8)
+    }
+
     fn setup_params(&mut self, p: Option<&'a ast::Parameters>) {
         let Some(p) = p else { return };
         for a in p.posonlyargs.iter().chain(p.args.iter()) {
@@ -1093,7 +1128,8 @@ impl<'a> Compiler<'a> {
         for d in &f.decorator_list {
             self.expr(&d.expression)?;
         }
-        let flags = self.defaults(Some(&f.parameters))?;
+        let flags = self.defaults(Some(&f.parameters))?
+            | self.annotations(&f.parameters, f.returns.as_deref())?;
         let name = f.name.id.as_str();
         let qn = self.qualname(name);
         let key = symtable::key(f);

@@ -111,6 +111,20 @@ impl Dict {
             .insert_unique(hash, idx, |&i| entries[i].as_ref().map_or(0, |e| e.hash));
         self.len += 1;
     }
+    /// Replace the key and value of the live entry at slot `i`, keeping its hash, its slot and
+    /// the dict's version tag. Only for a key equal to the old one (same hash, same text):
+    /// module images rebuild namespaces this way from a template with the same layout, so
+    /// inline caches keyed by the version stay valid. Returns false if slot `i` is empty.
+    pub(crate) fn replace_slot(&mut self, i: usize, key: Value, value: Value) -> bool {
+        match self.entries.get_mut(i) {
+            Some(Some(e)) => {
+                e.key = key;
+                e.value = value;
+                true
+            }
+            _ => false,
+        }
+    }
     /// Remove the entry at slot `i`.
     pub fn remove_slot(&mut self, i: usize) -> Option<Entry> {
         let e = self.entries.get_mut(i)?.take()?;

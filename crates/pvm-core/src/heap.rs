@@ -34,6 +34,10 @@ impl Acct {
         USED.with(|u| u.set(u.get() + n));
         Acct(Cell::new(n))
     }
+    /// Bytes this object charges now.
+    pub fn bytes(&self) -> usize {
+        self.0.get()
+    }
     /// Change the charge to `n` bytes.
     pub fn set(&self, n: usize) {
         let old = self.0.get();
@@ -159,6 +163,8 @@ pub fn release_all() {
                         drop(dv);
                         let kv = std::mem::take(&mut *f.kwdefaults.borrow_mut());
                         drop(kv);
+                        let an = std::mem::take(&mut *f.annotations.borrow_mut());
+                        drop(an);
                     }
                 }
                 Tracked::Cell(w) => {
@@ -192,6 +198,27 @@ pub fn release_all() {
 pub fn reset() {
     release_all();
     USED.with(|u| u.set(0));
+}
+
+/// Run `f` with this thread's accounting set aside, for work that is not part of the running
+/// invocation (building a module image): `f` starts with an empty tracked list; afterwards
+/// every container `f` left tracked is released and the tracked list, the compaction point
+/// and the byte counter are restored exactly. Returns `f`'s result and the bytes still charged
+/// by what `f` returned or leaked (0 when `f` keeps no accounted object alive; any other
+/// value means the caller holds accounted objects whose later drop would disturb the counter,
+/// and must drop them inside another `isolated` call).
+pub fn isolated<R>(f: impl FnOnce() -> R) -> (R, isize) {
+    let saved = TRACKED.with(|tr| std::mem::take(&mut *tr.borrow_mut()));
+    let compact = COMPACT_AT.with(|c| c.get());
+    let before = used();
+    COMPACT_AT.with(|c| c.set(1024));
+    let r = f();
+    release_all();
+    let after = used();
+    USED.with(|u| u.set(before));
+    COMPACT_AT.with(|c| c.set(compact));
+    TRACKED.with(|tr| *tr.borrow_mut() = saved);
+    (r, after as isize - before as isize)
 }
 
 #[cfg(test)]

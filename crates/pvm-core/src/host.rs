@@ -818,10 +818,24 @@ pub const PVM_HOST_FUNCS: &[&str] = &[
 pub const COWBOY_SDK_SOURCE: &str = include_str!("sdk/cowboy_sdk.py");
 
 /// Build `cowboy_sdk` or `pvm_host` (the dispatch point of `crate::modules`).
+///
+/// `cowboy_sdk` comes from this thread's pre-initialised image
+/// ([`crate::modules::image`]) when the VM has the headroom its body needs; otherwise its
+/// body runs ([`run_sdk_body`]). Both give the same module, costs and accounting.
 pub fn runtime_module(vm: &mut Vm, name: &str) -> PyResult<Value> {
     if name == "pvm_host" {
         return Ok(crate::modules::native_helper("pvm_host", PVM_HOST_FUNCS));
     }
+    if let Some(m) = crate::modules::image::sdk(vm) {
+        return Ok(m);
+    }
+    run_sdk_body(vm)
+}
+
+/// Build `cowboy_sdk` by running its module body (what every import did before module
+/// images; still the path when an image cannot be used).
+pub fn run_sdk_body(vm: &mut Vm) -> PyResult<Value> {
+    let name = "cowboy_sdk";
     let code =
         crate::compile::compile_module(COWBOY_SDK_SOURCE, "<pvm>/cowboy_sdk.py").map_err(|e| {
             vm.exc(

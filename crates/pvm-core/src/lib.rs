@@ -10,6 +10,7 @@
 //! The stable entry point is [`run_program`].
 
 pub mod actor;
+pub mod annotations;
 pub mod attr;
 pub mod bigrange;
 pub mod builtins;

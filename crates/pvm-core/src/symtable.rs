@@ -270,6 +270,11 @@ impl Builder {
                 self.expr(an);
             }
         }
+        for v in p.vararg.iter().chain(p.kwarg.iter()) {
+            if let Some(an) = &v.annotation {
+                self.expr(an);
+            }
+        }
     }
     fn body(&mut self, b: &[Stmt]) {
         for s in b {

@@ -424,6 +424,141 @@ pub fn make_class(
     Ok(cls)
 }
 
+/// The dict a class lookup consults at `level`: the class itself at 0, then its MRO.
+#[inline(always)]
+fn lookup_level(cls: &Rc<Class>, level: usize) -> Option<&Rc<Class>> {
+    if level == 0 {
+        Some(cls)
+    } else {
+        cls.mro.get(level - 1)
+    }
+}
+
+/// The outcome a [`Pin`] records, if every dict it consulted still has the version it had when
+/// the pin was made: `Some(Some(v))` = found (the current value of the pinned slot),
+/// `Some(None)` = absent from the class and its whole MRO, `None` = the pin does not apply.
+/// Versions never repeat and change with every change of a dict's keys or slots (see
+/// [`Dict::version`]), so a pin that applies gives exactly what [`Vm::class_lookup_h`] would.
+#[inline(always)]
+pub(crate) fn pinned_lookup(cls: &Rc<Class>, c: &Pin) -> Option<Option<Value>> {
+    if c.depth == 0 {
+        return None;
+    }
+    let k = c.depth as usize - 1;
+    for j in 0..=k {
+        if lookup_level(cls, j)?.dict.borrow().version() != c.vers[j] {
+            return None;
+        }
+    }
+    if c.miss {
+        return (cls.mro.len() == k).then_some(None);
+    }
+    let d = lookup_level(cls, k)?.dict.borrow();
+    let e = d.slot(c.slot as usize)?;
+    Some(Some(e.value.clone_fast()))
+}
+
+/// A class lookup's outcome pinned to the versions of the dicts it consulted (the class and
+/// the first entries of its MRO): see [`pinned_lookup`].
+pub(crate) type Pin = crate::bytecode::InlineCache;
+
+/// [`Vm::class_lookup_h`] done in full, with the pin that records its outcome when the
+/// lookup consulted at most three dicts (else an empty pin).
+pub(crate) fn lookup_and_pin(cls: &Rc<Class>, name: &str, h: u64) -> (Option<Value>, Pin) {
+    let mut vers = [0u64; 3];
+    for j in 0..=cls.mro.len() {
+        let Some(c) = lookup_level(cls, j) else { break };
+        let d = c.dict.borrow();
+        if let Some(v) = vers.get_mut(j) {
+            *v = d.version();
+        }
+        if let Some(slot) = d.find_str_h(name, h) {
+            let pin = if j < vers.len() {
+                Pin {
+                    vers,
+                    slot: slot as u32,
+                    depth: (j + 1) as u8,
+                    miss: false,
+                    hint: None,
+                }
+            } else {
+                Pin::default()
+            };
+            return (d.slot(slot).map(|e| e.value.clone()), pin);
+        }
+    }
+    let pin = if cls.mro.len() < vers.len() {
+        Pin {
+            vers,
+            slot: 0,
+            depth: (cls.mro.len() + 1) as u8,
+            miss: true,
+            hint: None,
+        }
+    } else {
+        Pin::default()
+    };
+    (None, pin)
+}
+
+/// Number of entries of a [`ClassCache`] (a power of two).
+const CLASS_CACHE_SIZE: usize = 256;
+
+/// One [`ClassCache`] entry: a pinned lookup of the name `name` (hash `h`).
+#[derive(Debug, Clone, Default)]
+struct ClassCacheEntry {
+    pin: Pin,
+    h: u64,
+    name: Option<Rc<str>>,
+}
+
+/// A VM-wide, direct-mapped cache of class attribute lookups behind the one-entry inline
+/// caches of the instructions, so that call sites which see several classes (a method called
+/// on instances of sibling classes) still skip the MRO walk. Entries are keyed by the version
+/// of the class's own dict and the name; a hit is only used when its [`Pin`] still applies
+/// and it was made for the same name, so the cache never changes a lookup's result (and the
+/// interpreter charges nothing for lookups, so it never changes cycle counts either).
+#[derive(Debug, Default)]
+pub struct ClassCache {
+    entries: RefCell<Vec<ClassCacheEntry>>,
+}
+
+impl ClassCache {
+    #[inline(always)]
+    fn index(v0: u64, h: u64) -> usize {
+        ((v0 ^ h).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as usize & (CLASS_CACHE_SIZE - 1)
+    }
+
+    /// The cached outcome of looking `name` (hash `h`) up on `cls` with its pin, if any.
+    pub(crate) fn get(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<(Option<Value>, Pin)> {
+        let v0 = cls.dict.borrow().version();
+        let entries = self.entries.borrow();
+        let e = entries.get(Self::index(v0, h))?;
+        if e.h != h || e.pin.vers[0] != v0 || e.name.as_deref() != Some(name) {
+            return None;
+        }
+        pinned_lookup(cls, &e.pin).map(|r| (r, e.pin))
+    }
+
+    /// Remember `pin` (made by [`lookup_and_pin`] for `name` on `cls`).
+    pub(crate) fn put(&self, cls: &Rc<Class>, name: &str, h: u64, pin: Pin) {
+        if pin.depth == 0 {
+            return;
+        }
+        let v0 = cls.dict.borrow().version();
+        let mut entries = self.entries.borrow_mut();
+        if entries.is_empty() {
+            entries.resize(CLASS_CACHE_SIZE, ClassCacheEntry::default());
+        }
+        let e = &mut entries[Self::index(v0, h)];
+        if e.name.as_deref() != Some(name) {
+            e.name = Some(Rc::from(name));
+        }
+        e.h = h;
+        e.pin = Pin { hint: None, ..pin };
+    }
+}
+
 impl Vm {
     /// Look `name` up along the MRO of `cls` (including itself).
     pub fn class_lookup(&self, cls: &Rc<Class>, name: &str) -> Option<Value> {

@@ -428,6 +428,9 @@ pub struct Function {
     pub class: RefCell<Option<Rc<Class>>>,
     /// Function attributes (`__dict__`), name overrides.
     pub dict: RefCell<Option<Dict>>,
+    /// `__annotations__`: `None` when unset (reading it then stores a new empty dict), the
+    /// `(name, value, …)` tuple evaluated by `def` until first read, or the dict.
+    pub annotations: RefCell<Value>,
     /// `__name__`
     pub name: RefCell<Rc<str>>,
     /// Unique, deterministic object id.

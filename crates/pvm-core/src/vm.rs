@@ -121,6 +121,12 @@ impl FinalizeQueue {
         self.pending.set(true);
     }
 
+    /// True while frames wait to be closed (the run loop closes them before its next
+    /// instruction).
+    pub(crate) fn is_pending(&self) -> bool {
+        self.pending.get()
+    }
+
     /// Take the oldest queued frame.
     fn pop_front(&self) -> Option<(Box<Frame>, Rc<str>)> {
         let mut q = self.frames.borrow_mut();
@@ -168,6 +174,8 @@ pub struct Vm {
     pub(crate) actor: Option<Box<crate::host::ActorState>>,
     /// Dropped suspended generators waiting to be closed (see [`FinalizeQueue`]).
     pub(crate) finalize: Rc<FinalizeQueue>,
+    /// VM-wide cache of class attribute lookups (see [`crate::types::ClassCache`]).
+    pub(crate) class_cache: crate::types::ClassCache,
 }
 
 impl std::fmt::Debug for Vm {
@@ -215,6 +223,7 @@ impl Vm {
             stdlib: Default::default(),
             actor: None,
             finalize: Rc::new(FinalizeQueue::default()),
+            class_cache: Default::default(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -2035,6 +2044,11 @@ impl Vm {
                     } else {
                         Vec::new()
                     };
+                    let annotations = if flags & 8 != 0 {
+                        self.pop()
+                    } else {
+                        Value::None
+                    };
                     let kwdefaults: Vec<(Rc<str>, Value)> = if flags & 2 != 0 {
                         match self.pop() {
                             Value::Dict(d) => {
@@ -2072,6 +2086,7 @@ impl Vm {
                         closure,
                         class: RefCell::new(None),
                         dict: RefCell::new(None),
+                        annotations: RefCell::new(annotations),
                         name: RefCell::new(name),
                         id: self.new_id(),
                     });
@@ -2603,58 +2618,23 @@ impl Vm {
     fn class_lookup_cached(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
         let f = self.frames.last()?;
         let cell = &f.code.caches[f.ip - 1];
-        let level = |j: usize| -> Option<&Rc<Class>> {
-            if j == 0 {
-                Some(cls)
-            } else {
-                cls.mro.get(j - 1)
+        let c = cell.get();
+        if let Some(r) = crate::types::pinned_lookup(cls, &c) {
+            return r;
+        }
+        // A call site that sees several classes: the VM-wide cache, then the full lookup.
+        let (r, pin) = match self.class_cache.get(cls, name, h) {
+            Some(hit) => hit,
+            None => {
+                let (r, pin) = crate::types::lookup_and_pin(cls, name, h);
+                self.class_cache.put(cls, name, h, pin);
+                (r, pin)
             }
         };
-        let c = cell.get();
-        if c.depth >= 1 {
-            let k = c.depth as usize - 1;
-            let valid =
-                (0..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == c.vers[j]));
-            if valid && c.miss && cls.mro.len() == k {
-                return None;
-            }
-            if valid
-                && !c.miss
-                && let Some(d) = level(k)
-                && let Some(e) = d.dict.borrow().slot(c.slot as usize)
-            {
-                return Some(e.value.clone_fast());
-            }
+        if pin.depth != 0 {
+            cell.set(crate::bytecode::InlineCache { hint: c.hint, ..pin });
         }
-        let mut vers = [0u64; 3];
-        for j in 0..=cls.mro.len() {
-            let d = level(j)?.dict.borrow();
-            if let Some(v) = vers.get_mut(j) {
-                *v = d.version();
-            }
-            if let Some(slot) = d.find_str_h(name, h) {
-                if j < vers.len() {
-                    cell.set(crate::bytecode::InlineCache {
-                        vers,
-                        slot: slot as u32,
-                        depth: (j + 1) as u8,
-                        miss: false,
-                        hint: c.hint,
-                    });
-                }
-                return d.slot(slot).map(|e| e.value.clone());
-            }
-        }
-        if cls.mro.len() < vers.len() {
-            cell.set(crate::bytecode::InlineCache {
-                vers,
-                slot: 0,
-                depth: (cls.mro.len() + 1) as u8,
-                miss: true,
-                hint: c.hint,
-            });
-        }
-        None
+        r
     }
 
     fn load_global(&mut self, i: u32) -> PyResult<Value> {

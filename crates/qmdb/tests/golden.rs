@@ -107,7 +107,7 @@ fn golden_workload_roots() {
         "",
         "roots of versions 88..=107 across reopens"
     );
-    assert_eq!(to_hex(&db.root()), "PIN_LAST");
+    assert_eq!(to_hex(&db.root()), "");
     let stats = db.stats();
     assert!(stats.pruned_to > 0, "the workload must prune: {stats:?}");
     drop(db);

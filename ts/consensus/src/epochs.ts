@@ -194,9 +194,11 @@ export class EpochVoters {
       ...(this.deps.onFault === undefined ? {} : { onFault: this.deps.onFault }),
       metrics: this.deps.metrics ?? null,
     });
-    this.previous?.voter.stop();
-    this.current?.voter.retire();
-    this.previous = this.current;
+    if (this.current !== null) {
+      this.previous?.voter.stop();
+      this.current.voter.retire();
+      this.previous = this.current;
+    }
     this.current = { voter, plan, index };
     voter.start();
     this.deps.onEpoch?.(epoch, voter);
@@ -233,6 +235,24 @@ export class EpochVoters {
       wrapped.certified = (proposal, block) => certified(proposal, block);
     }
     return wrapped;
+  }
+
+  /**
+   * Rebuilds the current epoch's voter from a fresh plan (e.g. this node obtained its share of
+   * the epoch's group after the epoch started, so it can vote instead of following). The old
+   * voter is stopped; the new one starts from the finalized tip with the journal (a follower
+   * signed nothing, so no vote can conflict). False if no voter runs afterwards.
+   */
+  replan(): boolean {
+    if (this.stopped || this.current === null) return this.advance();
+    this.current.voter.stop();
+    this.current = null;
+    return this.advance();
+  }
+
+  /** The plan the current voter runs with, or null. */
+  get plan(): EpochPlan | null {
+    return this.current?.plan ?? null;
   }
 
   /** After a finalized block: switch epochs once the tip is an epoch's last block (outside the voter's call). */

@@ -705,7 +705,8 @@ export class Voter {
   /** Handles a message from validator `from`. Invalid messages are dropped. */
   receive(from: number, message: Message): void {
     if (this.stopped) return;
-    if (this.retired && (message.type === "vote" || message.type === "propose")) this.answerLate(from, message);
+    if (this.retired && (message.type === "vote" || message.type === "propose"))
+      this.answerLate(from, message);
     switch (message.type) {
       case "propose":
         // votes travel only from their signer (the channel authenticates the sender)
@@ -731,7 +732,12 @@ export class Voter {
 
   /** A retired voter sends a peer still voting in its epoch the epoch's final certificate. */
   private answerLate(from: number, message: Message): void {
-    const round = message.type === "vote" ? message.vote.round : message.type === "propose" ? message.proposal.round : null;
+    const round =
+      message.type === "vote"
+        ? message.vote.round
+        : message.type === "propose"
+          ? message.proposal.round
+          : null;
     if (round === null || round.epoch !== this.cfg.epoch) return;
     const last = this.views.get(this.lastFinalizedView)?.finalization;
     if (last == null) return;
@@ -1012,7 +1018,9 @@ export class Voter {
         );
         this.lastFinalized = entry.proposal.payload;
         // a re-proposed block is final in the (later) view of its certificate
-        this.lastFinalizedView = isTip ? Math.max(view, entry.proposal.round.view) : entry.proposal.round.view;
+        this.lastFinalizedView = isTip
+          ? Math.max(view, entry.proposal.round.view)
+          : entry.proposal.round.view;
         this.lastFinalizedHeight = entry.proposal.height;
       }
       this.metrics?.onFinalized(this.lastFinalizedView);

@@ -325,6 +325,38 @@ describe("resharing", () => {
     }
   });
 
+  it("a dealer without its previous share can still play (dealing: false); a non-player cannot", () => {
+    const five = [...four, sk("e")];
+    const cfg = {
+      chainId: CHAIN,
+      round: 5n,
+      previousOutput: previous.output,
+      dealers: four.map(pk),
+      players: five.map(pk),
+    };
+    const sent: string[] = [];
+    const transport: DkgTransport = {
+      broadcast: () => sent.push("public"),
+      sendDealing: () => sent.push("dealing"),
+      sendAck: () => sent.push("ack"),
+      publishLog: () => sent.push("log"),
+    };
+    const me = four[0] as Buffer;
+    expect(() => new DkgCeremony({ ...cfg, secretKey: me }, transport)).toThrow(
+      expect.objectContaining({ code: "ERR_DKG_MISSING_SHARE" }),
+    );
+    const c = new DkgCeremony({ ...cfg, secretKey: me, dealing: false }, transport);
+    expect([c.isDealer, c.isPlayer]).toEqual([false, true]);
+    c.start();
+    expect(sent).toEqual([]);
+    expect(() => c.closeDealing()).toThrow(expect.objectContaining({ code: "ERR_DKG_NOT_DEALING" }));
+    // a dealer that is not a player of the new set and does not deal has no part
+    expect(
+      () =>
+        new DkgCeremony({ ...cfg, players: five.slice(1).map(pk), secretKey: me, dealing: false }, transport),
+    ).toThrow(expect.objectContaining({ code: "ERR_DKG_NOT_PARTICIPANT" }));
+  });
+
   it("needs at least the previous threshold of dealers", () => {
     expect(
       () =>

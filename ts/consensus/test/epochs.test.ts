@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   BlsScheme,
-  genesisDkg,
   type FinalizedChain,
-  loadNative,
   GENESIS_DIGEST,
+  genesisDkg,
+  loadNative,
   type Proposal,
   Simulation,
   type SyncRejection,
@@ -74,7 +74,13 @@ describe("epoch switching (simulation)", () => {
 
   it("crashes and restarts across boundaries: the restarted validators resume the right epoch", () => {
     for (let seed = 11; seed <= 14; seed++) {
-      const sim = new Simulation({ seed, validators: 5, epochBlocks: E, epochMembers: members, dropRate: 0.02 });
+      const sim = new Simulation({
+        seed,
+        validators: 5,
+        epochBlocks: E,
+        epochMembers: members,
+        dropRate: 0.02,
+      });
       sim.start();
       sim.run(5_000);
       sim.crash(1);
@@ -239,8 +245,8 @@ describe("BlsScheme over a DKG group (share index ≠ consensus index)", () => {
           shareIndices: [0, 1, 2, 3].map((i) => (i + 1) % 4),
         }),
     ).toThrow(/share/);
-    expect(() => new BlsScheme({ chainId, publicKeys: keys, group: dkg.group, shareIndices: [0, 0, 1, 2] })).toThrow(
-      /permutation/,
-    );
+    expect(
+      () => new BlsScheme({ chainId, publicKeys: keys, group: dkg.group, shareIndices: [0, 0, 1, 2] }),
+    ).toThrow(/permutation/);
   });
 });

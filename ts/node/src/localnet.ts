@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { blsDevnetKeys } from "@cowboy/consensus";
+import { blsDevnetKeys, genesisDkg } from "@cowboy/consensus";
 import { loadOrCreateIdentity } from "@cowboy/p2p";
 import { addressFromSecretKey, deriveSecretKey, mnemonicToSeed, toHex } from "@cowboy/sdk";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
@@ -44,6 +44,14 @@ export interface LocalnetOptions {
   logLevel: string;
   /** blocks per validator-set epoch written to the network file (absent: the default 3,600) */
   epochBlocks?: number;
+  /**
+   * genesis group from an in-process DKG (`genesisDkg`): the network file carries its output
+   * (`GenesisConfig.dkgOutput`), each key file its share and share index, and the validators
+   * switch sets and groups at epoch boundaries (resharing when the set changes). False: a
+   * dealer-dealt group (`blsDevnetKeys`) and one validator set for the network's life. Fixed
+   * when the localnet is created. Default true.
+   */
+  dkg?: boolean;
 }
 
 export const DEFAULT_LOCALNET: LocalnetOptions = {
@@ -65,6 +73,8 @@ interface LocalnetFile {
   peerIds: string[];
   /** fixed when the localnet is created (it is part of the genesis state) */
   epochBlocks?: number;
+  /** the genesis has a DKG output (absent in localnets made before it existed: false) */
+  dkg?: boolean;
 }
 
 /**
@@ -132,16 +142,20 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
       keySeed: randomBytes(32).toString("hex"),
       peerIds,
       ...(o.epochBlocks === undefined ? {} : { epochBlocks: o.epochBlocks }),
+      dkg: o.dkg ?? true,
     };
     writeFileSync(metaPath, `${JSON.stringify(meta, null, 2)}\n`);
   }
   const chainId = (readGenesisFile(dir) as { chainId: bigint }).chainId;
   const bls = blsDevnetKeys(o.validators, chainId, Buffer.from(meta.keySeed, "hex"));
+  // the genesis group: a DKG among the validators' keys (deterministic in the keys), or the dealer's
+  const dkg = meta.dkg === true ? genesisDkg(bls.secretKeys, chainId) : null;
   const operators = localnetOperatorKeys(o.validators);
   const network: NetworkFile = {
     version: 1,
     chainName: `cowboy-localnet-${chainId}`,
-    group: hex(bls.group),
+    group: hex(dkg === null ? bls.group : dkg.group),
+    ...(dkg === null ? {} : { dkgOutput: hex(dkg.output) }),
     validators: operators.map((sk, i) => ({
       address: toHex(addressFromSecretKey(sk)),
       blsPublicKey: hex(bls.publicKeys[i] as Uint8Array),
@@ -160,7 +174,8 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
       version: 1,
       index: i,
       blsSecretKey: hex(bls.secretKeys[i] as Uint8Array),
-      blsShare: hex(bls.shares[i] as Uint8Array),
+      blsShare: hex(dkg === null ? (bls.shares[i] as Uint8Array) : (dkg.shares[i]?.share as Uint8Array)),
+      ...(dkg === null ? {} : { shareIndex: dkg.shares[i]?.index as number }),
       operatorSecretKey: hex(operators[i] as Uint8Array),
     };
     writeFileSync(join(vdir, "validator.key"), `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600 });
@@ -253,6 +268,8 @@ one shared chain; prints each validator's JSON-RPC URL. Ctrl-C stops them all.
   --block-time MS       pacing: one view every MS ms (default 1000; 0 = as fast as possible)
   --chain-id N          chain id of a new localnet (default 7778)
   --epoch-blocks N      blocks per validator-set epoch of a new localnet (default 3600)
+  --no-dkg              a new localnet without a genesis DKG output (dealer-dealt group, one
+                        validator set for the network's life; default: DKG, sets per epoch)
   --log-level L         validator log level (default info); logs go to <dir>/v<i>/validator.log
 `;
 
@@ -299,6 +316,9 @@ export function parseLocalnetArgs(argv: readonly string[]): (LocalnetOptions & {
       case "--chain-id":
         o.chainId = BigInt(int(v, a, 1, 2 ** 31 - 1));
         i++;
+        break;
+      case "--no-dkg":
+        o.dkg = false;
         break;
       case "--epoch-blocks":
         o.epochBlocks = int(v, a, 1, 1_000_000);

@@ -1,5 +1,5 @@
 /**
- * The validator-set System instructions (sub-types 2..=7, docs/codec.md §3): the documented
+ * The validator-set System instructions (sub-types 2..=8, docs/codec.md §3): the documented
  * hex examples, strict decoding (short input, trailing bytes, wrong widths, unknown sub-type),
  * the JSON form, and the Rust codec's shared vectors (crates/codec/tests/vectors).
  */
@@ -43,6 +43,7 @@ const EXAMPLES: [Instruction, string][] = [
     },
     `0007${"55".repeat(20)}${"66".repeat(32)}ac020107${"99".repeat(96)}`,
   ],
+  [{ kind: "dkgLog", ceremony: 3n, log: Uint8Array.of(0xab, 0xcd) }, "0008000000000000000302abcd"],
 ];
 
 const codeOf = (f: () => unknown): string => {
@@ -54,7 +55,7 @@ const codeOf = (f: () => unknown): string => {
   }
 };
 
-describe("System sub-types 2..=7", () => {
+describe("System sub-types 2..=8", () => {
   it.each(EXAMPLES)("%o encodes to the documented bytes and back, strictly", (ix, hexs) => {
     const bytes = parseHexLoose(hexs);
     expect(toHexRaw(encodeInstruction(ix))).toBe(hexs);
@@ -69,7 +70,7 @@ describe("System sub-types 2..=7", () => {
     expect(codeOf(() => decodeInstruction(long))).toBe("TRAILING_BYTES");
   });
 
-  it("refuses wrong widths when encoding and sub-type 8 when decoding", () => {
+  it("refuses wrong widths when encoding and sub-type 9 when decoding", () => {
     expect(
       codeOf(() =>
         encodeInstruction({
@@ -92,7 +93,10 @@ describe("System sub-types 2..=7", () => {
         }),
       ),
     ).not.toBe("ok");
-    expect(codeOf(() => decodeInstruction(Uint8Array.of(0, 8)))).toBe("UNKNOWN_SUB_TYPE");
+    expect(
+      codeOf(() => encodeInstruction({ kind: "dkgLog", ceremony: 1n << 64n, log: new Uint8Array(0) })),
+    ).not.toBe("ok");
+    expect(codeOf(() => decodeInstruction(Uint8Array.of(0, 9)))).toBe("UNKNOWN_SUB_TYPE");
     expect(codeOf(() => decodeInstruction(Uint8Array.of(0, 0)))).toBe("UNKNOWN_SUB_TYPE");
   });
 
@@ -139,6 +143,8 @@ describe("System sub-types 2..=7", () => {
         "instruction.epoch",
       ],
       [{ kind: "submitEvidence" }, "instruction.evidence"],
+      [{ kind: "dkgLog", ceremony: 3, log: "0xab" }, "instruction.ceremony"],
+      [{ kind: "dkgLog", ceremony: "3", log: "0xab", extra: 1 }, "instruction.extra"],
     ];
     for (const [v, field] of bad) {
       let err: unknown = null;
@@ -167,7 +173,25 @@ describe("the Rust codec's vectors (crates/codec/tests/vectors/codec-vectors.jso
   ) as {
     systemTransactions: { json: unknown; hex: string; signingHash: string }[];
     invalidSystemInstructions: { hex: string; code: string }[];
+    dkgLogTransactions: { json: unknown; hex: string; signingHash: string }[];
+    invalidDkgLogInstructions: { hex: string; code: string }[];
   };
+
+  it("decodes, re-encodes and hashes every dealer-log transaction like Rust", () => {
+    expect(v.dkgLogTransactions.length).toBe(8);
+    for (const t of v.dkgLogTransactions) {
+      const bytes = parseHexLoose(t.hex);
+      const tx = decodeTransaction(bytes);
+      expect(tx.instruction.kind).toBe("dkgLog");
+      expect(toHexRaw(encodeTransaction(tx))).toBe(toHexRaw(bytes));
+      expect(fromJson(t.json as Parameters<typeof fromJson>[0])).toEqual(tx);
+      expect(toJson(tx).instruction).toEqual((t.json as { instruction: unknown }).instruction);
+      expect(`0x${toHexRaw(signingHash(tx))}`).toBe(t.signingHash);
+    }
+    for (const b of v.invalidDkgLogInstructions) {
+      expect(codeOf(() => decodeInstruction(parseHexLoose(b.hex)))).toBe(b.code);
+    }
+  });
 
   it("decodes, re-encodes and hashes every validator-set transaction like Rust", () => {
     expect(v.systemTransactions.length).toBe(24);

@@ -20,6 +20,7 @@
 
 pub mod embedder;
 pub mod hashlib;
+pub mod image;
 pub mod math;
 pub mod meta;
 pub mod re;

@@ -56,6 +56,11 @@ export interface DkgCeremonyConfig extends DkgInfoConfig {
   readonly previousShare?: Uint8Array | null;
   /** 32 secret bytes for observers' verification randomness (ignored when `secretKey` is set) */
   readonly observerRandomness?: Uint8Array | null;
+  /**
+   * false: never deal, even if my key is one of the dealers (a resharing dealer that lost its
+   * previous share still takes part as a player; `isDealer` is then false). Default true.
+   */
+  readonly dealing?: boolean;
 }
 
 /** The result of a successful ceremony. */
@@ -118,10 +123,13 @@ export class DkgCeremony {
     this.observerRandomness = cfg.observerRandomness == null ? null : Buffer.from(cfg.observerRandomness);
     const sk = this.secretKey;
     this.me = sk === null ? null : native("secret key", () => this.n.blsPublicKey(sk));
-    this.isDealer = this.me !== null && this.info.dealerIndex(this.me) >= 0;
+    const listedDealer = this.me !== null && this.info.dealerIndex(this.me) >= 0;
+    this.isDealer = listedDealer && cfg.dealing !== false;
     this.isPlayer = this.me !== null && this.info.playerIndex(this.me) >= 0;
-    if (this.me !== null && !this.isDealer && !this.isPlayer)
+    if (this.me !== null && !listedDealer && !this.isPlayer)
       throw new DkgError("ERR_DKG_NOT_PARTICIPANT", "the secret key is neither a dealer nor a player");
+    if (this.me !== null && !this.isDealer && !this.isPlayer)
+      throw new DkgError("ERR_DKG_NOT_PARTICIPANT", "a dealer that does not deal and is not a player");
     if (this.isDealer && this.info.previousOutput !== null && this.previousShare === null)
       throw new DkgError("ERR_DKG_MISSING_SHARE", "a resharing dealer needs its previous share");
     if (this.me === null && (this.observerRandomness === null || this.observerRandomness.length !== 32))

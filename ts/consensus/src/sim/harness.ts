@@ -355,7 +355,10 @@ export class Simulation {
     let best: Disk | null = null;
     for (const [j, d] of this.disks.entries()) {
       if (j === i || !this.isUp(j) || this.groups[j] !== this.groups[i]) continue;
-      if (d.finalized.length > disk.finalized.length && (best === null || d.finalized.length > best.finalized.length))
+      if (
+        d.finalized.length > disk.finalized.length &&
+        (best === null || d.finalized.length > best.finalized.length)
+      )
         best = d;
     }
     if (best === null) return;

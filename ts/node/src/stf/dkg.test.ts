@@ -5,12 +5,13 @@
  * of the epoch (with no logs: the fallback). 8-block epochs: F(e) = 8e + 4, last block 8e + 7.
  */
 import { createRequire } from "node:module";
-import { genesisDkg } from "@cowboy/consensus";
+import { DkgCeremony, type DkgTransport, genesisDkg } from "@cowboy/consensus";
 import { addressFromSecretKey, type Block, type Instruction } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import { CHAIN_ID, FEES, PROPOSER, secretKey, signed } from "../../test/stf-helpers.ts";
 import { UNITS_PER_CBY } from "../params.ts";
 import { Chain } from "./chain.ts";
+import type { CeremonyRecord } from "./dkg.ts";
 import { MemoryState } from "./memory-state.ts";
 import type { BlockResult } from "./types.ts";
 
@@ -18,7 +19,16 @@ type NativeBls = {
   blsKeygen(ikm: Buffer): Buffer;
   blsPublicKey(sk: Buffer): Buffer;
   blsProofOfPossession(sk: Buffer, chainId: bigint): Buffer;
-  blsDkgOutputInfo(output: Buffer): { players: Buffer[] };
+  blsPartialSign(share: Buffer, domain: string, chainId: bigint, message: Buffer): Buffer;
+  blsVerify(pk: Buffer, domain: string, chainId: bigint, message: Buffer, signature: Buffer): boolean;
+  BlsGroup: new (
+    bytes: Buffer,
+  ) => {
+    publicKey: Buffer;
+    threshold: number;
+    verifyPartial(domain: string, chainId: bigint, message: Buffer, partial: Buffer): boolean;
+    recover(partials: Buffer[]): Buffer;
+  };
 };
 const bls = createRequire(import.meta.url)("@cowboy/native") as NativeBls;
 
@@ -314,5 +324,192 @@ describe("ceremony", () => {
     for (const b of net.blocks) replica.chain.applyBlock(b);
     expect(hex(replica.chain.head.stateRoot)).toBe(hex(net.chain.head.stateRoot));
     expect(replica.chain.openCeremony()).toEqual(net.chain.openCeremony());
+  });
+});
+
+/**
+ * Runs ceremony `c` (the chain's open one) in memory: every dealer deals with its share of the
+ * previous output, every player acknowledges, the dealers close. Returns the signed logs (dealer
+ * order of `dealers`) and the participants, to finalize the players later.
+ */
+function runCeremony(
+  c: CeremonyRecord,
+  participants: readonly Validator[],
+  previousShares: ReadonlyMap<string, Buffer>,
+): { logs: Buffer[]; nodes: Map<string, DkgCeremony> } {
+  const inbox: (() => void)[] = [];
+  const logs: Buffer[] = [];
+  const nodes = new Map<string, DkgCeremony>();
+  const at = (k: Uint8Array) => nodes.get(hex(k)) as DkgCeremony;
+  const inCeremony = participants.filter((v) =>
+    [...c.dealers, ...c.players].some((k) => hex(k) === hex(v.pk)),
+  );
+  for (const v of inCeremony) {
+    const me = Buffer.from(v.pk);
+    const transport: DkgTransport = {
+      broadcast: (m) => {
+        for (const p of c.players) if (hex(p) !== hex(me)) inbox.push(() => at(p).onPublicMessage(me, m));
+      },
+      sendDealing: (p, m) => inbox.push(() => at(p).onDealing(me, m)),
+      sendAck: (d, a) => inbox.push(() => at(d).onAck(me, a)),
+      publishLog: (l) => void logs.push(Buffer.from(l)),
+    };
+    nodes.set(
+      hex(v.pk),
+      new DkgCeremony(
+        {
+          chainId: CHAIN_ID,
+          round: BigInt(c.ceremony),
+          previousOutput: c.previousOutput,
+          dealers: c.dealers,
+          players: c.players,
+          secretKey: v.sk,
+          previousShare: previousShares.get(hex(v.pk)) ?? null,
+        },
+        transport,
+      ),
+    );
+  }
+  for (const n of nodes.values()) n.start();
+  for (let next = inbox.shift(); next !== undefined; next = inbox.shift()) next();
+  for (const n of nodes.values()) if (n.isDealer) n.closeDealing();
+  return { logs, nodes };
+}
+
+const GENESIS_SHARES = new Map(GENESIS.shares.map((s) => [hex(s.publicKey), s.share]));
+const ALL = [...GENESIS_VALS, NEWCOMER];
+
+/** A DkgLog transaction of `ceremony` carrying `log`, sent by `from`. */
+function dkgLogTx(net: DkgNet, from: Validator, ceremony: bigint, log: Uint8Array): Uint8Array {
+  return net.tx(from.key, { kind: "dkgLog", ceremony, log }, { cellsLimit: BigInt(log.length) });
+}
+
+describe("resharing on chain (4 validators → 5)", () => {
+  it("dealer logs in DkgLog transactions; at the boundary epoch 1 has the new 5-member group, same group key", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]); // 1
+    net.to(4); // F(0): ceremony 1 opens
+    const open = net.chain.openCeremony() as CeremonyRecord;
+    expect(open.ceremony).toBe(1);
+    const { logs, nodes } = runCeremony(open, ALL, GENESIS_SHARES);
+    expect(logs).toHaveLength(4);
+    // block 5: the four logs, each sent by its dealer's operator (any sender would do)
+    const r = net.block(GENESIS_VALS.map((v, i) => dkgLogTx(net, v, 1n, logs[i] as Buffer)));
+    expect(r.receipts.map((x) => x.status)).toEqual(["success", "success", "success", "success"]);
+    // every log pays the ActorMessage row: 21,000 cycles + its bytes as cells, at the basefee
+    for (const rc of r.receipts) {
+      const tx = r.block.transactions.find((t) => hex(t.from) === hex(rc.from));
+      const log = tx?.instruction.kind === "dkgLog" ? tx.instruction.log : new Uint8Array(0);
+      expect(rc.feePaid).toBe((21_000n + BigInt(log.length)) * 10_000n);
+    }
+    const stored = net.chain.openCeremony() as CeremonyRecord;
+    expect(stored.logs).toHaveLength(4);
+    // the logs are stored in block order
+    const order = r.block.transactions.map((t) =>
+      t.instruction.kind === "dkgLog" ? hex(t.instruction.log) : "",
+    );
+    expect(stored.logs.map(hex)).toEqual(order);
+
+    net.to(6);
+    expect(net.chain.epochGroup(1)).toBeNull();
+    const last = net.block(); // 7: the decision
+    expect(last.validators?.dkg.decided).toEqual({ epoch: 1, ceremony: 1, outcome: "succeeded" });
+    expect(last.validators?.nextSet).toBeNull();
+    expect(net.chain.ceremony(1)?.status).toBe("succeeded");
+    expect(net.chain.openCeremony()).toBeNull();
+
+    const g = net.chain.epochGroup(1);
+    expect(g).not.toBeNull();
+    if (g === null) return;
+    expect(g.ceremony).toBe(1);
+    expect(g.members).toHaveLength(5);
+    expect(g.threshold).toBe(4);
+    expect(hex(g.groupPublicKey)).toBe(hex(GENESIS.groupPublicKey));
+    expect(g.members.map((m) => hex(m.address))).toEqual(net.chain.validatorSet(1).map((m) => m.address));
+    const sortedKeys = ALL.map((v) => hex(v.pk)).sort();
+    for (const m of g.members) expect(m.shareIndex).toBe(sortedKeys.indexOf(hex(m.blsKey)));
+
+    // each player finalizes with the chain's logs; its share signs partials the new group verifies
+    const chainLogs = net.chain.ceremony(1)?.logs ?? [];
+    const group = new bls.BlsGroup(Buffer.from(g.group));
+    expect(hex(group.publicKey)).toBe(hex(GENESIS.groupPublicKey));
+    const msg = Buffer.from("epoch 1 seed");
+    const partials: Buffer[] = [];
+    for (const v of ALL) {
+      const res = (nodes.get(hex(v.pk)) as DkgCeremony).finalize(chainLogs);
+      expect(hex(res.output)).toBe(hex(g.output));
+      const member = g.members.find((m) => hex(m.blsKey) === hex(v.pk));
+      expect(res.shareIndex).toBe(member?.shareIndex);
+      const partial = bls.blsPartialSign(res.share as Buffer, "seed", CHAIN_ID, msg);
+      expect(group.verifyPartial("seed", CHAIN_ID, msg, partial)).toBe(true);
+      expect(group.verifyPartial("seed", CHAIN_ID, Buffer.from("other"), partial)).toBe(false);
+      partials.push(partial);
+    }
+    // 4 of the 5 new shares recover a signature under the unchanged group key
+    const sig = group.recover(partials.slice(1));
+    expect(bls.blsVerify(Buffer.from(GENESIS.groupPublicKey), "seed", CHAIN_ID, msg, sig)).toBe(true);
+
+    // determinism: a fresh chain applying the same blocks reaches the same roots and group
+    const replica = new DkgNet();
+    for (const b of net.blocks) replica.chain.applyBlock(b);
+    expect(hex(replica.chain.head.stateRoot)).toBe(hex(net.chain.head.stateRoot));
+    expect(hex(replica.chain.epochGroup(1)?.output as Uint8Array)).toBe(hex(g.output));
+
+    // the 5-member group carries over while the keys stay the same
+    net.to(11);
+    expect(net.chain.epochGroup(2)).toBeNull();
+    net.block(); // 12 = F(1)
+    expect(net.chain.epochGroup(2)?.ceremony).toBe(1);
+    expect(hex(net.chain.epochGroup(2)?.output as Uint8Array)).toBe(hex(g.output));
+  });
+
+  it("refuses a duplicate, a wrong ceremony and garbage (fees only); too few logs fall back", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]); // 1
+    // a log before any ceremony is open
+    const early = net.block([dkgLogTx(net, NEWCOMER, 1n, Uint8Array.of(1, 2, 3))]); // 2
+    expect(early.receipts[0]?.error).toMatch(/^ERR_DKG_NO_CEREMONY: /);
+    net.to(4);
+    const open = net.chain.openCeremony() as CeremonyRecord;
+    const { logs } = runCeremony(open, ALL, GENESIS_SHARES);
+    // only two of the four dealers' logs reach the chain (3 are required)
+    const ok = net.block([dkgLogTx(net, NEWCOMER, 1n, logs[0] as Buffer)]); // 5
+    expect(ok.receipts[0]?.status).toBe("success");
+    const before = net.chain.ceremony(1);
+    const balance = () => net.chain.getAccount(NEWCOMER.address)?.balance ?? 0n;
+    const b0 = balance();
+    const bad = net.block([
+      dkgLogTx(net, NEWCOMER, 1n, logs[0] as Buffer), // the same dealer again
+      dkgLogTx(net, NEWCOMER, 2n, logs[1] as Buffer), // no ceremony 2
+      dkgLogTx(net, NEWCOMER, 1n, Uint8Array.of(0xde, 0xad, 0xbe, 0xef)), // does not decode
+      dkgLogTx(net, NEWCOMER, 1n, logs[1]?.subarray(0, 40) as Uint8Array), // truncated
+    ]); // 6
+    expect(bad.receipts.map((x) => x.status)).toEqual(["reverted", "reverted", "reverted", "reverted"]);
+    expect(bad.receipts.map((x) => (x.error ?? "").split(":")[0])).toEqual([
+      "ERR_DKG_LOG_DUPLICATE",
+      "ERR_DKG_NO_CEREMONY",
+      "ERR_DKG_LOG_INVALID",
+      "ERR_DKG_LOG_INVALID",
+    ]);
+    expect(net.chain.ceremony(1)).toEqual(before);
+    const fees = bad.receipts.reduce((a, x) => a + x.feePaid, 0n);
+    expect(fees).toBeGreaterThan(0n);
+    expect(balance()).toBe(b0 - fees);
+    // a log of another ceremony (a different number) does not authenticate for this one
+    const other = runCeremony({ ...open, ceremony: 99 }, ALL, GENESIS_SHARES).logs[2] as Buffer;
+    const last = net.block([
+      dkgLogTx(net, NEWCOMER, 1n, other),
+      dkgLogTx(net, NEWCOMER, 1n, logs[1] as Buffer),
+    ]); // 7: the last block takes logs too, then decides
+    expect(last.receipts.map((x) => (x.error ?? "ok").split(":")[0])).toEqual(["ERR_DKG_LOG_INVALID", "ok"]);
+    expect(net.chain.ceremony(1)?.logs).toHaveLength(2);
+    expect(last.validators?.dkg.decided).toEqual({ epoch: 1, ceremony: 0, outcome: "failed" });
+    expect(net.chain.validatorSet(1)).toEqual(net.chain.validatorSet(0));
+    expect(net.chain.epochGroup(1)?.ceremony).toBe(0);
+    // after the deadline the ceremony takes no more logs
+    const late = net.block([dkgLogTx(net, NEWCOMER, 1n, logs[2] as Buffer)]); // 8
+    expect(late.receipts[0]?.error).toMatch(/^ERR_DKG_NO_CEREMONY: /);
+    // the DkgLog travels in the System lane
+    expect(net.chain.checkTx(dkgLogTx(net, NEWCOMER, 2n, Uint8Array.of(1))).lane).toBe("system");
   });
 });

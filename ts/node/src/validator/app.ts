@@ -85,6 +85,14 @@ export interface ChainAppOptions {
    * `verifyCertificate`); null accepts any well-formed one (tests without BLS keys only).
    */
   readonly verifyCertificate: ((cert: Certificate) => boolean) | null;
+  /**
+   * Optional: true when consensus runs one validator set per epoch (the chain has a group per
+   * epoch, `chain.epochGroup`): consensus indices are then positions in the chain's set of the
+   * epoch, a block's proposer must be in its epoch's set, and the first block of an epoch (on
+   * view 0: the previous epoch's last block) carries no parent certificate. Default false:
+   * indices are positions in `validators` (one voter for the network's life).
+   */
+  readonly epochSets?: () => boolean;
 }
 
 interface Speculative {
@@ -379,6 +387,9 @@ export class ChainApplication implements ValidatorApplication {
       return {};
     }
     if (set.length === 0) return {};
+    // per-epoch voters: a signer's consensus index is its position in that epoch's set
+    if (this.opts.epochSets?.() === true)
+      return { participants: [...signers].filter((i) => i < set.length).sort((a, b) => a - b) };
     const position = new Map(set.map((m, i) => [m.address, i]));
     const participants: number[] = [];
     for (const i of signers) {
@@ -394,7 +405,8 @@ export class ChainApplication implements ValidatorApplication {
     parent: { view: number; digest: string; height: number },
     fromVoter: Certificate | null,
   ): ParentCertificate | null | "missing" {
-    if (parent.height === 0) return null;
+    // genesis, or an epoch's genesis (view 0: the previous epoch's last block, final)
+    if (parent.height === 0 || parent.view === 0) return null;
     let cert = fromVoter;
     if (cert === null || cert.proposal?.payload !== parent.digest) {
       const tip = this.final[this.final.length - 1];
@@ -409,7 +421,7 @@ export class ChainApplication implements ValidatorApplication {
   private checkParentCertificate(proposal: Proposal, cb: ConsensusBlock): boolean {
     const pc = cb.parentCertificate ?? null;
     if (cb.version === 1) return false; // legacy blocks are only read from old logs
-    if (proposal.height === 1) return pc === null;
+    if (proposal.height === 1 || cb.parentView === 0) return pc === null;
     if (pc === null) return false;
     const verify = this.opts.verifyCertificate;
     if (verify === null) return true;
@@ -422,6 +434,16 @@ export class ChainApplication implements ValidatorApplication {
       signature: pc.signature,
       seed: pc.seed,
     });
+  }
+
+  /** Addresses that may propose in `epoch`: its set (per-epoch voters), else the network's validators. */
+  private proposers(epoch: number): readonly Uint8Array[] {
+    if (this.opts.epochSets?.() !== true) return this.opts.validators;
+    try {
+      return this.handle.chain.validatorSet(epoch).map((m) => Buffer.from(m.address, "hex"));
+    } catch {
+      return [];
+    }
   }
 
   /** Brings the store's head to `target` (the finalized tip or a known descendant of it). */
@@ -501,7 +523,7 @@ export class ChainApplication implements ValidatorApplication {
       h.round.epoch !== BigInt(proposal.round.epoch) ||
       h.round.view !== BigInt(proposal.round.view) ||
       !bytesEqual(h.parentSeed, beacon) ||
-      !this.opts.validators.some((v) => bytesEqual(v, h.proposer))
+      !this.proposers(proposal.round.epoch).some((v) => bytesEqual(v, h.proposer))
     )
       return false;
     const now = BigInt((this.opts.now ?? Date.now)());

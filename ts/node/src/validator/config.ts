@@ -8,10 +8,14 @@
  *   resolved against the config file's directory;
  * - the **network file** (public, identical everywhere): the p2p chain name, the epoch-0
  *   validator set (address, BLS public key, proof of possession, libp2p peer id, stake, in
- *   validator-index order) and the threshold public polynomial of the per-round seed;
+ *   validator-index order), the threshold public polynomial of the per-round seed and,
+ *   optionally, the genesis DKG output whose group it is (`dkgOutput`: the chain then has a
+ *   group per epoch, reshared when the set changes, and the node runs one voter per epoch);
  * - the **key file** (secret, one per validator): its index, BLS secret key, threshold share
- *   and the operator account's secp256k1 key (it signs the validator's transactions, such as
- *   submitted evidence);
+ *   (of the genesis group; with a `dkgOutput` its share index is the key's position among the
+ *   key-sorted players, optionally repeated as `shareIndex`) and the operator account's
+ *   secp256k1 key (it signs the validator's transactions, such as submitted evidence and DKG
+ *   logs);
  *
  * plus the chain's `genesis.json` (the devnet's format). Byte strings are `0x` hex. Every
  * check failure is a {@link ValidatorConfigError} naming the file and the field.
@@ -72,6 +76,8 @@ export interface NetworkFile {
   chainName: string;
   /** threshold public polynomial of the seed (`BlsGroup` bytes) */
   group: string;
+  /** optional: the genesis DKG output (`GenesisConfig.dkgOutput`) whose group `group` is */
+  dkgOutput?: string;
   validators: NetworkValidatorEntry[];
   /** validator-set parameters stored in the genesis state (optional) */
   params?: NetworkParams;
@@ -83,6 +89,8 @@ export interface KeyFile {
   index: number;
   blsSecretKey: string;
   blsShare: string;
+  /** optional: the share's index in the genesis group (must match the share's own prefix) */
+  shareIndex?: number;
   operatorSecretKey: string;
 }
 
@@ -118,6 +126,8 @@ export interface ValidatorSettings {
   readonly chainName: string;
   readonly validators: readonly NetworkValidator[];
   readonly group: Uint8Array;
+  /** the genesis DKG output (also in `genesis.dkgOutput`), or null for a dealer-dealt devnet group */
+  readonly dkgOutput: Uint8Array | null;
   /** this validator's index and BLS secrets */
   readonly signer: BlsSigner;
   readonly operatorSecretKey: Uint8Array;
@@ -247,17 +257,20 @@ function checkPeerId(f: Fields, id: string, field: string): void {
 export function readNetworkFile(path: string): {
   chainName: string;
   group: Uint8Array;
+  dkgOutput: Uint8Array | null;
   validators: NetworkValidator[];
   params: Partial<ValidatorParams>;
 } {
   const o = readJson(path);
   const f = new Fields(path);
-  f.only(o, "", ["version", "chainName", "group", "validators", "params"]);
+  f.only(o, "", ["version", "chainName", "group", "dkgOutput", "validators", "params"]);
   f.version(o);
   const chainName = f.string(o.chainName, "chainName");
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(chainName))
     throw f.bad("chainName", "must be 1..=64 characters of A-Z a-z 0-9 . _ -");
   const group = f.hex(o.group, "group");
+  const dkgOutput = o.dkgOutput === undefined ? null : f.hex(o.dkgOutput, "dkgOutput");
+  if (dkgOutput !== null && dkgOutput.length === 0) throw f.bad("dkgOutput", "must not be empty");
   if (!Array.isArray(o.validators) || o.validators.length === 0 || o.validators.length > MAX_VALIDATORS)
     throw f.bad("validators", `must list 1..=${MAX_VALIDATORS} validators`);
   const validators = o.validators.map((raw: unknown, i: number): NetworkValidator => {
@@ -315,7 +328,7 @@ export function readNetworkFile(path: string): {
       throw f.bad("params.slashBps", "must be at most 10000 (100%)");
     if (raw.minStake !== undefined) params.minStake = f.decimal(raw.minStake, "params.minStake");
   }
-  return { chainName, group, validators, params };
+  return { chainName, group, dkgOutput, validators, params };
 }
 
 /** Parses a key file (see {@link KeyFile}). */
@@ -327,12 +340,28 @@ export function readKeyFile(path: string): {
 } {
   const o = readJson(path);
   const f = new Fields(path);
-  f.only(o, "", ["version", "index", "blsSecretKey", "blsShare", "operatorSecretKey"]);
+  f.only(o, "", ["version", "index", "blsSecretKey", "blsShare", "shareIndex", "operatorSecretKey"]);
   f.version(o);
+  const blsShare = f.hex(o.blsShare, "blsShare");
+  if (o.shareIndex !== undefined) {
+    const want = f.int(o.shareIndex, "shareIndex", 0, MAX_VALIDATORS - 1);
+    // the share is `varint index ‖ scalar`
+    let got = 0;
+    let ok = false;
+    for (let i = 0; i < 5 && i < blsShare.length; i++) {
+      const b = blsShare[i] as number;
+      got += (b & 0x7f) * 2 ** (7 * i);
+      if ((b & 0x80) === 0) {
+        ok = true;
+        break;
+      }
+    }
+    if (!ok || got !== want) throw f.bad("shareIndex", `is ${want} but blsShare is share ${ok ? got : "?"}`);
+  }
   return {
     index: f.int(o.index, "index", 0, MAX_VALIDATORS - 1),
     blsSecretKey: f.hex(o.blsSecretKey, "blsSecretKey", 32),
-    blsShare: f.hex(o.blsShare, "blsShare"),
+    blsShare,
     operatorSecretKey: f.hex(o.operatorSecretKey, "operatorSecretKey", 32),
   };
 }
@@ -446,10 +475,12 @@ export function readValidatorConfig(
         proofOfPossession: v.proofOfPossession,
       })),
       ...(Object.keys(network.params).length === 0 ? {} : { validatorParams: network.params }),
+      ...(network.dkgOutput === null ? {} : { dkgOutput: network.dkgOutput }),
     },
     chainName: network.chainName,
     validators: network.validators,
     group: network.group,
+    dkgOutput: network.dkgOutput,
     signer: { index: key.index, secretKey: key.blsSecretKey, share: key.blsShare },
     operatorSecretKey: key.operatorSecretKey,
     p2p: { listen, bootstrap },

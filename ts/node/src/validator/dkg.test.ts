@@ -10,180 +10,158 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DkgCeremony, DkgInfo, loadNative } from "@cowboy/consensus";
+import { type GenesisDkg, genesisDkg, loadNative } from "@cowboy/consensus";
+import { createNode, type P2pNode } from "@cowboy/p2p";
+import {
+  addressFromSecretKey,
+  encodeTransaction,
+  type Instruction,
+  signTransaction,
+  zeroSignature,
+} from "@cowboy/sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { CHAIN_ID, FEES, PROPOSER, secretKey } from "../../test/stf-helpers.ts";
+import { UNITS_PER_CBY } from "../params.ts";
+import { Chain } from "../stf/chain.ts";
+import { MemoryState } from "../stf/memory-state.ts";
 import {
   bindingMessage,
   type CeremonyRecord,
   DKG_PEER_NAMESPACE,
-  type DkgChain,
   DkgDriver,
   type DkgGossipVerdict,
   type DkgNetwork,
   decodeDkgFrame,
   type EpochGroup,
+  p2pDkgNetwork,
 } from "./dkg.ts";
 
+/** Polls `cond` until true. */
+async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 const x = loadNative();
-const CHAIN_ID = 7n;
 const sha = (s: string): Buffer => createHash("sha256").update(s).digest();
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
-// ----- a chain double with the contract's DKG rules -----
+// ----- the real chain: 4 genesis validators with a genesis group, one joining -----
+
+const CBY = UNITS_PER_CBY;
+const T0 = 1_700_000_000_000n;
 
 interface LogTx {
   ceremony: number;
   log: Uint8Array;
+  /** operator key of the submitting validator */
+  from: Uint8Array;
 }
 
-class FakeChain implements DkgChain {
-  readonly chainId = CHAIN_ID;
-  height = 0;
-  private readonly sets = new Map<number, Buffer[]>();
-  private readonly groups = new Map<number, EpochGroup>();
-  private readonly ceremonies = new Map<number, CeremonyRecord & { logs: Uint8Array[] }>();
-  private openNumber: number | null = null;
-  /** receipts of log transactions: "ok" or the error code */
+/** The chain the drivers read, with blocks built by the test (every block is final at once). */
+class TestChain {
+  readonly chain: Chain;
+  readonly state = new MemoryState();
+  /** receipts of the dkgLog transactions: "ok" or the error code */
   readonly receipts: string[] = [];
-  /** the observer result of each decided ceremony */
-  readonly decided = new Map<number, { ok: boolean; revealed: Buffer[] }>();
+  private readonly nonces = new Map<string, bigint>();
+  private t = T0;
 
-  readonly epochBlocks: number;
-  /** the frozen set of epoch e+1 (default: the set of e) */
-  private readonly nextSet: (epoch: number) => Buffer[] | null;
-
-  constructor(
-    epochBlocks: number,
-    genesisKeys: Buffer[],
-    genesis: { output: Buffer; group: Buffer },
-    nextSet: (epoch: number) => Buffer[] | null = () => null,
-  ) {
-    this.epochBlocks = epochBlocks;
-    this.nextSet = nextSet;
-    this.sets.set(0, genesisKeys);
-    this.groups.set(0, this.makeGroup(0, 0, genesis.output, genesisKeys));
-  }
-
-  private makeGroup(epoch: number, ceremony: number, output: Buffer, set: Buffer[]): EpochGroup {
-    const info = x.blsDkgOutputInfo(output);
-    return {
-      epoch,
-      ceremony,
-      output,
-      group: info.group,
-      threshold: info.threshold,
-      members: set.map((k) => ({
-        address: sha(hex(k)).subarray(0, 20),
-        blsKey: k,
-        stake: 1n,
-        shareIndex: info.players.findIndex((p) => p.equals(k)),
-      })),
-    };
-  }
-
-  openCeremony(): CeremonyRecord | null {
-    return this.openNumber === null ? null : (this.ceremonies.get(this.openNumber) ?? null);
-  }
-  ceremony(n: number): CeremonyRecord | null {
-    return this.ceremonies.get(n) ?? null;
-  }
-  epochGroup(epoch: number): EpochGroup | null {
-    return this.groups.get(epoch) ?? null;
-  }
-
-  /** Applies the next block carrying `txs`. */
-  block(txs: LogTx[]): number {
-    const h = ++this.height;
-    const E = this.epochBlocks;
-    const e = Math.floor(h / E);
-    if (h === e * E + Math.floor(E / 2)) this.freeze(e, h);
-    for (const tx of txs) this.receipts.push(this.applyLog(tx, h));
-    if (h === (e + 1) * E - 1) this.decide(e);
-    return h;
-  }
-
-  private freeze(e: number, h: number): void {
-    const set = this.nextSet(e + 1) ?? (this.sets.get(e) as Buffer[]);
-    this.sets.set(e + 1, set);
-    const g = this.groups.get(e) as EpochGroup;
-    const players = x.blsDkgOutputInfo(Buffer.from(g.output)).players;
-    const same = players.length === set.length && set.every((k) => players.some((p) => p.equals(k)));
-    if (same) return;
-    const n = e + 1;
-    this.ceremonies.set(n, {
-      ceremony: n,
-      epoch: e + 1,
-      dealers: players,
-      players: set,
-      previousOutput: Buffer.from(g.output),
-      firstHeight: h,
-      lastHeight: (e + 1) * this.epochBlocks - 1,
-      logs: [],
+  constructor(epochBlocks: number, genesis: Validator[], output: Uint8Array, joiners: Validator[]) {
+    this.chain = Chain.create({
+      state: this.state,
+      genesis: {
+        chainId: CHAIN_ID,
+        timestampMs: T0,
+        accounts: [...genesis, ...joiners].map((v) => ({ address: v.address, balance: 1_000n * CBY })),
+        validators: genesis.map((v) => ({
+          address: v.address,
+          blsKey: v.key,
+          stake: 100n * CBY,
+          proofOfPossession: v.pop,
+        })),
+        validatorParams: {
+          minStake: 100n * CBY,
+          epochBlocks,
+          unbondingBlocks: 6,
+          jailBlocks: 5,
+          slashBps: 100,
+          downtimeWindow: 100,
+          downtimeMaxMissed: 100,
+          keepEpochs: 3,
+        },
+        dkgOutput: output,
+      },
     });
-    this.openNumber = n;
   }
 
-  private applyLog(tx: LogTx, h: number): string {
-    const rec = this.openNumber === tx.ceremony ? this.ceremonies.get(tx.ceremony) : undefined;
-    if (rec === undefined || h < rec.firstHeight || h > rec.lastHeight) return "ERR_DKG_NO_CEREMONY";
-    const info = new DkgInfo({
-      chainId: CHAIN_ID,
-      round: BigInt(rec.ceremony),
-      previousOutput: rec.previousOutput,
-      dealers: rec.dealers,
-      players: rec.players,
-    });
-    let dealer: Buffer;
-    try {
-      const sum = info.native.checkLog(Buffer.from(tx.log));
-      if (sum === null) return "ERR_DKG_LOG_INVALID";
-      dealer = sum.dealer;
-    } catch {
-      return "ERR_DKG_LOG_INVALID";
-    }
-    for (const l of rec.logs)
-      if (info.native.checkLog(Buffer.from(l))?.dealer.equals(dealer)) return "ERR_DKG_LOG_DUPLICATE";
-    rec.logs.push(Buffer.from(tx.log));
-    return "ok";
+  get height(): number {
+    return Number(this.chain.head.height);
   }
 
-  private decide(e: number): void {
-    const n = this.openNumber;
-    const g = this.groups.get(e) as EpochGroup;
-    if (n === null) {
-      if (!this.groups.has(e + 1))
-        this.groups.set(
-          e + 1,
-          this.makeGroup(e + 1, g.ceremony, Buffer.from(g.output), this.sets.get(e + 1) as Buffer[]),
-        );
-      return;
-    }
-    const rec = this.ceremonies.get(n) as CeremonyRecord;
-    this.openNumber = null;
-    try {
-      const observer = new DkgCeremony(
+  private tx(key: Uint8Array, ix: Instruction, cellsLimit: bigint): Uint8Array {
+    const k = hex(key);
+    const nonce = this.nonces.get(k) ?? 0n;
+    this.nonces.set(k, nonce + 1n);
+    // the SDK's signer (independent of the addon's codec version)
+    return encodeTransaction(
+      signTransaction(
         {
           chainId: CHAIN_ID,
-          round: BigInt(n),
-          previousOutput: rec.previousOutput,
-          dealers: rec.dealers,
-          players: rec.players,
-          observerRandomness: sha(`observer-${n}`),
+          nonce,
+          instruction: ix,
+          cyclesLimit: 21_000n,
+          cellsLimit,
+          maxFeePerCycle: FEES.maxFeePerCycle,
+          maxFeePerCell: FEES.maxFeePerCell,
+          maxPriorityFeePerCycle: 0n,
+          maxPriorityFeePerCell: 0n,
+          from: addressFromSecretKey(key),
+          accessList: null,
+          metadata: new Uint8Array(0),
+          originTxHash: null,
+          originRemainingCycles: null,
+          originRemainingCells: null,
+          signature: zeroSignature(),
+          additionalSigners: [],
         },
-        { broadcast: () => {}, sendDealing: () => {}, sendAck: () => {}, publishLog: () => {} },
-      );
-      const res = observer.finalize(rec.logs);
-      this.groups.set(e + 1, this.makeGroup(e + 1, n, res.output, this.sets.get(e + 1) as Buffer[]));
-      this.decided.set(n, { ok: true, revealed: [...res.revealed] });
-    } catch {
-      // fallback: the set of e+1 is re-fixed to the set of e, the group carries over
-      this.sets.set(e + 1, this.sets.get(e) as Buffer[]);
-      this.groups.set(
-        e + 1,
-        this.makeGroup(e + 1, g.ceremony, Buffer.from(g.output), this.sets.get(e) as Buffer[]),
-      );
-      this.decided.set(n, { ok: false, revealed: [] });
-    }
+        key,
+      ),
+    );
+  }
+
+  register(v: Validator): Uint8Array {
+    return this.tx(
+      v.operator,
+      { kind: "registerValidator", blsKey: v.key, proofOfPossession: v.pop, stake: 100n * CBY },
+      0n,
+    );
+  }
+
+  /** Builds and applies the next block with `extra` transactions and the pooled logs. */
+  block(logs: LogTx[], extra: Uint8Array[] = []): number {
+    const txs = logs.map((l) =>
+      this.tx(l.from, { kind: "dkgLog", ceremony: BigInt(l.ceremony), log: l.log }, BigInt(l.log.length)),
+    );
+    this.t += 1000n;
+    const r = this.chain.buildBlock([...extra, ...txs], { timestampMs: this.t, proposer: PROPOSER });
+    expect(r.skipped).toEqual([]);
+    for (const rc of r.receipts.slice(extra.length))
+      this.receipts.push(rc.status === "success" ? "ok" : ((rc.error ?? "").split(":")[0] as string));
+    return this.height;
+  }
+
+  /** What the chain decided for ceremony `n`: its group is the next epoch's, with the revealed players. */
+  decided(n: number): { ok: boolean; revealed: Buffer[] } | null {
+    const rec = this.chain.ceremony(n);
+    if (rec === null || this.chain.openCeremony()?.ceremony === n) return null;
+    const g = this.chain.epochGroup(rec.epoch);
+    if (g === null) return null;
+    if (g.ceremony !== n) return { ok: false, revealed: [] };
+    return { ok: true, revealed: [...x.blsDkgOutputInfo(Buffer.from(g.output)).revealed] };
   }
 }
 
@@ -257,6 +235,10 @@ interface Validator {
   readonly name: string;
   readonly secret: Buffer;
   readonly key: Buffer;
+  readonly pop: Buffer;
+  /** operator account (pays for its dkgLog transactions) */
+  readonly operator: Uint8Array;
+  readonly address: Uint8Array;
   readonly dir: string;
   readonly peer: string;
   driver: DkgDriver | null;
@@ -274,37 +256,60 @@ interface Counters {
   failures: number;
 }
 
+function makeValidator(i: number): Validator {
+  const secret = x.blsKeygen(sha(`dkg-driver-test|${i}`));
+  const operator = secretKey(300 + i);
+  const dir = mkdtempSync(join(tmpdir(), "cowboy-dkg-"));
+  dirs.push(dir);
+  return {
+    name: `v${i}`,
+    secret,
+    key: x.blsPublicKey(secret),
+    pop: x.blsProofOfPossession(secret, CHAIN_ID),
+    operator,
+    address: addressFromSecretKey(operator),
+    dir,
+    peer: `peer-${i}`,
+    driver: null,
+  };
+}
+
+/**
+ * 4 genesis validators (genesis group from `genesisDkg`) and one that registers in block 1, so
+ * the set of epoch 1 (frozen at F(0)) has 5 keys and ceremony 1 opens at F(0).
+ */
 class Net {
   readonly hub = new Hub();
-  readonly chain: FakeChain;
+  readonly chain: TestChain;
   readonly validators: Validator[];
-  readonly genesis: ReturnType<typeof x.blsDkgDeal>;
+  readonly genesis: GenesisDkg;
   readonly pool: LogTx[] = [];
   readonly counters = new Map<string, Counters>();
+  private readonly pendingRegistration: Uint8Array[];
 
-  constructor(o: {
-    epochBlocks: number;
-    genesis: number;
-    joiners: number;
-    nextSet?: (v: Validator[]) => Buffer[];
-  }) {
-    const all = o.genesis + o.joiners;
-    this.validators = Array.from({ length: all }, (_, i) => {
-      const secret = x.blsKeygen(sha(`dkg-driver-test|${i}`));
-      const dir = mkdtempSync(join(tmpdir(), "cowboy-dkg-"));
-      dirs.push(dir);
-      return { name: `v${i}`, secret, key: x.blsPublicKey(secret), dir, peer: `peer-${i}`, driver: null };
-    });
-    const gkeys = this.validators.slice(0, o.genesis).map((v) => v.key);
-    this.genesis = x.blsDkgDeal(gkeys, sha("dkg-driver-test-genesis"));
-    const next = o.nextSet?.(this.validators) ?? this.validators.map((v) => v.key);
-    this.chain = new FakeChain(o.epochBlocks, gkeys, this.genesis, (epoch) => (epoch === 1 ? next : null));
-    for (const v of this.validators) this.start(v);
+  /** `hub: false`: drivers are started by the caller on their own network ({@link startOn}) */
+  constructor(o: { epochBlocks: number; hub?: boolean }) {
+    this.validators = [0, 1, 2, 3, 4].map(makeValidator);
+    const founders = this.validators.slice(0, 4);
+    const joiner = this.validators[4] as Validator;
+    this.genesis = genesisDkg(
+      founders.map((v) => v.secret),
+      CHAIN_ID,
+    );
+    this.chain = new TestChain(o.epochBlocks, founders, this.genesis.output, [joiner]);
+    this.pendingRegistration = [this.chain.register(joiner)];
+    if (o.hub !== false) for (const v of this.validators) this.start(v);
   }
 
-  /** Starts (or restarts, with the same data directory) a validator's driver. */
+  /** Starts (or restarts, with the same data directory) a validator's driver on the hub. */
   start(v: Validator): DkgDriver {
-    const idx = this.genesis.players.findIndex((p) => p.equals(v.key));
+    this.hub.online.add(v.peer);
+    return this.startOn(v, this.hub.endpoint(v.peer));
+  }
+
+  /** Starts a validator's driver on `network`. */
+  startOn(v: Validator, network: DkgNetwork): DkgDriver {
+    const g = this.genesis.shares.find((s) => s.publicKey.equals(v.key));
     const c: Counters = { ceremoniesStarted: 0, logsSubmitted: 0, sharesDerived: 0, failures: 0 };
     this.counters.set(v.name, c);
     const counter = (k: keyof Counters) => ({
@@ -312,17 +317,17 @@ class Net {
         c[k] += n;
       },
     });
-    this.hub.online.add(v.peer);
     v.driver = new DkgDriver({
-      chain: this.chain,
-      network: this.hub.endpoint(v.peer),
+      chain: this.chain.chain,
+      network,
       secretKey: v.secret,
       blsKey: v.key,
       submitLog: async (ceremony, log) => {
-        this.pool.push({ ceremony, log: Buffer.from(log) });
+        this.pool.push({ ceremony, log: Buffer.from(log), from: v.operator });
       },
       dataDir: v.dir,
-      genesisShare: idx < 0 ? null : { index: idx, share: this.genesis.shares[idx] as Buffer },
+      finalizedHeight: this.chain.height,
+      genesisShare: g === undefined ? null : { index: g.index, share: g.share },
       logger: null,
       metrics: {
         ceremoniesStarted: counter("ceremoniesStarted"),
@@ -343,7 +348,7 @@ class Net {
   /** One finalized block with the pooled logs; every running driver sees it; messages flow. */
   async block(): Promise<number> {
     await Promise.resolve(); // let submitLog promises settle
-    const h = this.chain.block(this.pool.splice(0));
+    const h = this.chain.block(this.pool.splice(0), this.pendingRegistration.splice(0));
     for (const v of this.validators) v.driver?.onFinalized(h);
     this.hub.flush();
     await Promise.resolve();
@@ -375,8 +380,8 @@ const E = 16;
 
 describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
   it("deals, acknowledges, puts every log on chain, and every player's share verifies against the new group", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
-    const g0 = net.chain.epochGroup(0) as EpochGroup;
+    const net = new Net({ epochBlocks: E });
+    const g0 = net.chain.chain.epochGroup(0) as EpochGroup;
     // epoch 0: the genesis shares
     for (const v of net.validators.slice(0, 4)) {
       const s = v.driver?.shareFor(0);
@@ -385,20 +390,20 @@ describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
     }
     expect(net.validators[4]?.driver?.shareFor(0)).toBeNull();
     await net.runTo(7);
-    expect(net.chain.openCeremony()).toBeNull();
+    expect(net.chain.chain.openCeremony()).toBeNull();
     await net.runTo(8); // F(0): ceremony 1 opens, dealers deal, players acknowledge, logs submitted
-    const rec = net.chain.openCeremony() as CeremonyRecord;
+    const rec = net.chain.chain.openCeremony() as CeremonyRecord;
     expect(rec.ceremony).toBe(1);
     expect(net.pool.length).toBe(4); // every dealer closed at once: all players acknowledged
     await net.runTo(9);
     expect(net.chain.receipts).toEqual(["ok", "ok", "ok", "ok"]);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(4);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4);
     // no share of ceremony 1 before the chain decides
     expect(net.validators[4]?.driver?.shareFor(1)).toBeNull();
     await net.runTo(15); // the last block of epoch 0: the chain decides, players derive
-    const g1 = net.chain.epochGroup(1) as EpochGroup;
+    const g1 = net.chain.chain.epochGroup(1) as EpochGroup;
     expect(g1.ceremony).toBe(1);
-    expect(net.chain.decided.get(1)).toEqual({ ok: true, revealed: [] });
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     expect(
       new x.BlsGroup(Buffer.from(g1.group)).publicKey.equals(new x.BlsGroup(Buffer.from(g0.group)).publicKey),
     ).toBe(true);
@@ -435,7 +440,7 @@ describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
   });
 
   it("a restarted node loads its persisted share (and derives nothing again)", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     await net.runTo(15);
     const v = net.validators[4] as Validator;
     const before = v.driver?.shareFor(1);
@@ -452,14 +457,14 @@ describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
 
 describe("DkgDriver: faults", () => {
   it("succeeds with a dealer offline for the whole ceremony (its share is revealed)", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const off = net.validators[2] as Validator;
     net.stop(off);
     await net.runTo(15);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(3);
-    const g1 = net.chain.epochGroup(1) as EpochGroup;
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(3);
+    const g1 = net.chain.chain.epochGroup(1) as EpochGroup;
     expect(g1.ceremony).toBe(1);
-    expect(net.chain.decided.get(1)?.revealed.map(hex)).toEqual([hex(off.key)]);
+    expect(net.chain.decided(1)?.revealed.map(hex)).toEqual([hex(off.key)]);
     for (const v of net.validators) {
       if (v === off) continue;
       const s = v.driver?.shareFor(1);
@@ -473,57 +478,57 @@ describe("DkgDriver: faults", () => {
   });
 
   it("a player offline during dealing gets its share after restarting (dealers resend)", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const joiner = net.validators[4] as Validator;
     net.stop(joiner);
     await net.runTo(9);
-    expect(net.pool.length + (net.chain.ceremony(1)?.logs.length ?? 0)).toBe(0); // waiting for the joiner
+    expect(net.pool.length + (net.chain.chain.ceremony(1)?.logs.length ?? 0)).toBe(0); // waiting for the joiner
     net.start(joiner); // restart with the same data directory, before the dealers' deadline
     await net.runTo(10); // its hello reaches the dealers, who resend; it acknowledges; all close
     await net.runTo(11);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(4);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4);
     await net.runTo(15);
-    expect(net.chain.decided.get(1)).toEqual({ ok: true, revealed: [] });
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     const s = joiner.driver?.shareFor(1);
     expect(
-      shareVerifies((net.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
     ).toBe(true);
   });
 
   it("a player that crashes after acknowledging derives its share after the boundary from its persisted dealings", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const joiner = net.validators[4] as Validator;
     await net.runTo(9);
     expect(readdirSync(join(joiner.dir, "dkg"))).toContain("dealings-1.json");
     net.stop(joiner);
     await net.runTo(16); // decided without it running
-    expect(net.chain.decided.get(1)).toEqual({ ok: true, revealed: [] });
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     const d = net.start(joiner);
     const s = d.shareFor(1); // derived now from the persisted dealings and the chain's logs
     expect(s).not.toBeNull();
     expect(
-      shareVerifies((net.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
     ).toBe(true);
     expect(readdirSync(join(joiner.dir, "dkg"))).toEqual(["share-1.json"]);
   });
 
   it("a player offline until the dealers' deadline is revealed, and still gets its share", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const joiner = net.validators[4] as Validator;
     net.stop(joiner);
     await net.runTo(12);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(4); // closed at 11 without it
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4); // closed at 11 without it
     net.start(joiner);
     await net.runTo(15);
-    expect(net.chain.decided.get(1)?.revealed.map(hex)).toEqual([hex(joiner.key)]);
+    expect(net.chain.decided(1)?.revealed.map(hex)).toEqual([hex(joiner.key)]);
     const s = joiner.driver?.shareFor(1);
     expect(
-      shareVerifies((net.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
     ).toBe(true);
   });
 
   it("a dealer restarted mid-ceremony sends byte-identical dealings, and the ceremony completes", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const dealer = net.validators[1] as Validator;
     // acknowledgements to this dealer are lost: it keeps dealing until it restarts
     let blockAcks = true;
@@ -546,35 +551,35 @@ describe("DkgDriver: faults", () => {
     expect(again.size).toBe(4);
     expect([...again].sort()).toEqual([...first].sort());
     await net.runTo(15);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(4);
-    expect(net.chain.decided.get(1)).toEqual({ ok: true, revealed: [] });
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4);
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     for (const v of net.validators) expect(v.driver?.shareFor(1)).not.toBeNull();
   });
 
   it("resubmits a log that did not make it on chain; the chain refuses the duplicate", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     await net.runTo(8);
     const lost = net.pool.shift() as LogTx; // one submission is lost (mempool drop)
     expect(lost.ceremony).toBe(1);
     await net.runTo(11);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(3);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(3);
     await net.runTo(12);
-    expect(net.chain.ceremony(1)?.logs.length).toBe(4); // resubmitted at 8 + 3, included in 12
-    const dup = net.chain.ceremony(1)?.logs[0] as Uint8Array;
-    net.pool.push({ ceremony: 1, log: dup });
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4); // resubmitted at 8 + 3, included in 12
+    const dup = net.chain.chain.ceremony(1)?.logs[0] as Uint8Array;
+    net.pool.push({ ceremony: 1, log: dup, from: (net.validators[4] as Validator).operator });
     await net.runTo(13);
     expect(net.chain.receipts.at(-1)).toBe("ERR_DKG_LOG_DUPLICATE");
     await net.runTo(15);
-    expect((net.chain.epochGroup(1) as EpochGroup).ceremony).toBe(1);
+    expect((net.chain.chain.epochGroup(1) as EpochGroup).ceremony).toBe(1);
   });
 
   it("falls back when too few dealers log: no new share, the carried group keeps the old shares", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     net.stop(net.validators[0] as Validator);
     net.stop(net.validators[1] as Validator);
     await net.runTo(15);
-    expect(net.chain.decided.get(1)?.ok).toBe(false);
-    const g1 = net.chain.epochGroup(1) as EpochGroup;
+    expect(net.chain.decided(1)?.ok).toBe(false);
+    const g1 = net.chain.chain.epochGroup(1) as EpochGroup;
     expect(g1.ceremony).toBe(0);
     // the old members sign with their genesis shares; the joiner is not in the carried set
     for (const v of net.validators.slice(2, 4)) {
@@ -587,7 +592,7 @@ describe("DkgDriver: faults", () => {
   });
 
   it("ignores and scores a peer sending garbage, forged bindings and messages of non-participants", async () => {
-    const net = new Net({ epochBlocks: E, genesis: 4, joiners: 1 });
+    const net = new Net({ epochBlocks: E });
     const evil = net.hub.endpoint("evil");
     net.hub.online.add("evil");
     evil.listen({ gossip: () => "ignore", direct: () => {} });
@@ -657,7 +662,81 @@ describe("DkgDriver: faults", () => {
     ]);
     // the ceremony is unaffected
     await net.runTo(15);
-    expect(net.chain.decided.get(1)).toEqual({ ok: true, revealed: [] });
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     expect(victim.driver?.shareFor(1)).not.toBeNull();
+  });
+});
+
+describe("DKG wire", () => {
+  it("decodes strictly: wrong version, chain, type, lengths or trailing bytes are refused", () => {
+    const secret = x.blsKeygen(sha("wire"));
+    const key = x.blsPublicKey(secret);
+    const sig = x.blsSignNamespaced(
+      secret,
+      Buffer.from(DKG_PEER_NAMESPACE),
+      bindingMessage(CHAIN_ID, 1, key, "p"),
+    );
+    const head = Buffer.alloc(18);
+    head[0] = 1;
+    head[1] = 3;
+    head.writeBigUInt64BE(CHAIN_ID, 2);
+    head.writeBigUInt64BE(1n, 10);
+    const ack = Buffer.concat([head, key, sig, Buffer.from([0, 0, 0, 2, 7, 7])]);
+    expect(decodeDkgFrame(CHAIN_ID, ack)).toMatchObject({
+      type: "ack",
+      ceremony: 1,
+      ack: Buffer.from([7, 7]),
+    });
+    expect(decodeDkgFrame(CHAIN_ID + 1n, ack)).toBeNull();
+    expect(decodeDkgFrame(CHAIN_ID, Buffer.concat([ack, Buffer.from([0])]))).toBeNull();
+    expect(decodeDkgFrame(CHAIN_ID, ack.subarray(0, ack.length - 1))).toBeNull();
+    const bad = (i: number, v: number) => {
+      const b = Buffer.from(ack);
+      b[i] = v;
+      return b;
+    };
+    expect(decodeDkgFrame(CHAIN_ID, bad(0, 2))).toBeNull();
+    expect(decodeDkgFrame(CHAIN_ID, bad(1, 9))).toBeNull();
+    expect(decodeDkgFrame(CHAIN_ID, Buffer.alloc(10))).toBeNull();
+  });
+});
+
+describe("DkgDriver over libp2p", () => {
+  it("5 p2p nodes (one not yet a validator) run the resharing over the DKG topic and protocol", async () => {
+    const net = new Net({ epochBlocks: E, hub: false });
+    const nodes: P2pNode[] = [];
+    try {
+      for (const v of net.validators) {
+        const node = await createNode({
+          chainId: "dkg-e2e",
+          identityPath: join(v.dir, "p2p.key"),
+          transports: ["tcp"],
+          bootstrap: nodes[0]?.multiaddrs() ?? [],
+          // the network's validator map is the genesis set; the joiner is not in it
+          validators: [],
+          discoveryIntervalMs: 200,
+        });
+        nodes.push(node);
+        net.startOn(v, p2pDkgNetwork(node));
+      }
+      await waitFor("a full mesh on the DKG topic", () =>
+        nodes.every((n) => n.topicPeers("dkg").length === 4),
+      );
+      // blocks come every 100 ms; the ceremony must finish with every player acknowledged
+      while (net.chain.height < 15) {
+        await net.block();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
+      const g1 = net.chain.chain.epochGroup(1) as EpochGroup;
+      for (const v of net.validators) {
+        const s = v.driver?.shareFor(1);
+        expect(s, v.name).not.toBeNull();
+        expect(shareVerifies(g1.group, (s as { share: Uint8Array }).share)).toBe(true);
+      }
+      for (const n of nodes) for (const p of n.connectedPeers()) expect(n.score(p)).toBe(0);
+    } finally {
+      await Promise.all(nodes.map((n) => n.stop()));
+    }
   });
 });

@@ -184,7 +184,16 @@ export interface DkgDriverOptions {
   readonly resendEveryBlocks?: number;
   /** resubmit a log not on chain after this many blocks (default 3) */
   readonly submitRetryBlocks?: number;
+  /**
+   * The node's finalized height at construction (its finalized tip). Shares are derived only
+   * once the ceremony's last block is final here (this, or a later `onFinalized`): the chain's
+   * head may run ahead of finality, and a share must come from final logs.
+   */
+  readonly finalizedHeight?: number;
 }
+
+/** Derived shares kept on disk (the newest; older ceremonies' groups are long replaced). */
+export const KEPT_SHARES = 3;
 
 export class DkgDriverError extends Error {
   readonly code: string;
@@ -390,7 +399,8 @@ export class DkgDriver {
   /** ceremonies finished here (or not mine): never restarted */
   private readonly done = new Set<number>();
   private readonly shares = new Map<number, StoredShare>();
-  private lastHeight = -1;
+  private lastHeight: number;
+  private swept = false;
 
   /** Throws `DkgDriverError` (`ERR_DKG_DRIVER_KEY`, `ERR_DKG_DRIVER_STORE`) for a bad key or unreadable share files. */
   constructor(o: DkgDriverOptions) {
@@ -415,6 +425,7 @@ export class DkgDriver {
     this.metrics = o.metrics ?? null;
     this.resendEvery = Math.max(1, o.resendEveryBlocks ?? 2);
     this.retryBlocks = Math.max(1, o.submitRetryBlocks ?? 3);
+    this.lastHeight = o.finalizedHeight ?? -1;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.loadShares();
     this.net.listen({
@@ -528,6 +539,7 @@ export class DkgDriver {
   private derive(n: number, g: EpochGroup): StoredShare | null {
     const rec = this.chain.ceremony(n);
     if (rec === null || !rec.players.some((p) => Buffer.from(p).equals(this.blsKey))) return null;
+    if (this.lastHeight < rec.lastHeight) return null; // its logs are not final here yet
     let ceremony: DkgCeremony;
     const live = this.sessions.get(n);
     try {
@@ -579,6 +591,7 @@ export class DkgDriver {
     this.shares.set(n, stored);
     this.removeFile(`dealings-${n}.json`);
     this.removeFile(`log-${n}.bin`);
+    this.pruneShares();
     this.metrics?.sharesDerived.inc();
     const revealed = res.revealed.some((k) => k.equals(this.blsKey));
     this.log?.info(
@@ -588,6 +601,41 @@ export class DkgDriver {
     if (revealed)
       this.log?.warn({ ceremony: n }, "dkg: my share was revealed publicly (counted faulty this epoch)");
     return stored;
+  }
+
+  /** Deletes all but the newest {@link KEPT_SHARES} share files. */
+  private pruneShares(): void {
+    const old = this.storedCeremonies().slice(0, -KEPT_SHARES);
+    for (const n of old) {
+      this.shares.delete(n);
+      this.removeFile(`share-${n}.json`);
+    }
+  }
+
+  /**
+   * Deletes the dealings / log files of ceremonies that are over here: decided (share derived or
+   * failed), or no longer on chain. Files of an accepted ceremony whose share is not derived
+   * yet are kept (`shareFor` derives it from them).
+   */
+  private sweep(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const m = /^(?:dealings-(\d+)\.json|log-(\d+)\.bin)$/.exec(name);
+      if (m === null) continue;
+      const n = Number(m[1] ?? m[2]);
+      if (this.sessions.has(n)) continue;
+      const rec = this.chain.ceremony(n);
+      const open = this.chain.openCeremony()?.ceremony === n;
+      if (open) continue;
+      const g = rec === null ? null : this.chain.epochGroup(rec.epoch);
+      const pending = g !== null && g.ceremony === n && !this.shares.has(n);
+      if (!pending) this.removeFile(name);
+    }
   }
 
   /** A player-only ceremony fed with the persisted dealings (after a restart). */
@@ -609,10 +657,11 @@ export class DkgDriver {
         players: rec.players,
         secretKey: this.secretKey,
         previousShare: prev,
+        dealing: prev !== null,
       },
       sink,
     );
-    if (dealer && prev !== null) c.start(); // my own dealing to myself, identical to the first run
+    c.start(); // a dealer's own dealing to itself, identical to the first run (no-op otherwise)
     for (const d of this.loadDealings(rec.ceremony)) {
       try {
         c.onPublicMessage(d.dealer, d.pub);
@@ -627,10 +676,7 @@ export class DkgDriver {
   /** My share of the ceremony's previous output (I am one of its dealers), or null. */
   private dealerShare(rec: CeremonyRecord): Buffer | null {
     const g = this.chain.epochGroup(rec.epoch - 1);
-    if (g === null || !Buffer.from(g.output).equals(Buffer.from(rec.previousOutput))) {
-      // the group of e may be pruned: find a stored share of the output directly
-      return null;
-    }
+    if (g === null || !Buffer.from(g.output).equals(Buffer.from(rec.previousOutput))) return null;
     const s = this.shareFor(rec.epoch - 1);
     return s === null ? null : Buffer.from(s.share);
   }
@@ -654,6 +700,10 @@ export class DkgDriver {
   }
 
   private tick(height: number): void {
+    if (!this.swept) {
+      this.swept = true;
+      this.sweep(); // leftovers of ceremonies that ended while this node was down
+    }
     const chain = this.chain;
     const open = chain.openCeremony();
     if (
@@ -680,17 +730,15 @@ export class DkgDriver {
 
   private startSession(rec: CeremonyRecord, height: number): void {
     const n = rec.ceremony;
-    const isDealer = rec.dealers.some((d) => Buffer.from(d).equals(this.blsKey));
+    const listedDealer = rec.dealers.some((d) => Buffer.from(d).equals(this.blsKey));
     const isPlayer = rec.players.some((p) => Buffer.from(p).equals(this.blsKey));
+    const previousShare = listedDealer ? this.dealerShare(rec) : null;
+    const isDealer = listedDealer && previousShare !== null;
+    if (listedDealer && !isDealer)
+      // without my share of the previous output I cannot deal; I still play if I am a player
+      this.fail(n, "a dealer without its share of the previous output: not dealing", null);
     if (!isDealer && !isPlayer) {
       this.done.add(n);
-      return;
-    }
-    const previousShare = isDealer ? this.dealerShare(rec) : null;
-    if (isDealer && previousShare === null) {
-      // DkgCeremony needs the share to deal; without it this node cannot take part at all
-      this.done.add(n);
-      this.fail(n, "a dealer without its share of the previous output: not taking part", null);
       return;
     }
     const sRef: { s: Session | null } = { s: null };
@@ -722,6 +770,7 @@ export class DkgDriver {
           players: rec.players,
           secretKey: this.secretKey,
           previousShare,
+          dealing: isDealer,
         },
         transport,
       );
@@ -883,6 +932,7 @@ export class DkgDriver {
   private endSession(n: number): void {
     this.sessions.delete(n);
     this.done.add(n);
+    this.sweep();
   }
 
   // ----- messages out -----

@@ -29,7 +29,15 @@ let settings: ValidatorSettings[] = [];
 let node: ValidatorNode;
 
 beforeAll(async () => {
-  const paths = await planLocalnet({ ...DEFAULT_LOCALNET, validators: 4, dir, basePort: 42_000, rpcPort: 0 });
+  // a dealer-dealt group: the test signs with the key files' shares by validator index
+  const paths = await planLocalnet({
+    ...DEFAULT_LOCALNET,
+    validators: 4,
+    dir,
+    basePort: 42_000,
+    rpcPort: 0,
+    dkg: false,
+  });
   settings = paths.map((p) => readValidatorConfig(p, (sk) => native.blsPublicKey(Buffer.from(sk))));
   node = await ValidatorNode.open({ ...(settings[0] as ValidatorSettings), logger: null });
 });

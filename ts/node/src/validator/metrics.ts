@@ -53,6 +53,12 @@ export class ValidatorMetrics {
     ),
   );
   readonly peers = this.registry.register(new Gauge("cowboy_validator_peers", "connected libp2p peers"));
+  readonly epoch = this.registry.register(
+    new Gauge("cowboy_validator_epoch", "the epoch whose voter runs (views restart at 1 in each)"),
+  );
+  readonly voting = this.registry.register(
+    new Gauge("cowboy_validator_voting", "1 if this validator votes in the current epoch, 0 if it follows"),
+  );
   readonly committedTxs = this.registry.register(
     new Counter("cowboy_validator_committed_transactions_total", "transactions in blocks finalized here"),
   );

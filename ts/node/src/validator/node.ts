@@ -15,17 +15,30 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import {
   BlsScheme,
+  DEFAULT_TIMEOUTS,
   decodeEvidence,
+  type EpochPlan,
+  EpochVoters,
   type Equivocation,
   type Evidence,
   encodeEvidence,
   evidenceFromEquivocation,
+  FileJournal,
   type Message,
+  type Network,
   nativeValidatorCrypto,
   quorum,
   type ValidatorCrypto,
+  type Voter,
 } from "@cowboy/consensus";
-import { type RunningValidator, startValidator } from "@cowboy/p2p";
+import {
+  ConsensusNetwork,
+  createNode,
+  type P2pNode,
+  serveBlockSync,
+  syncFromPeers,
+  systemClock,
+} from "@cowboy/p2p";
 import { type BlockView, chainModules, RpcDispatcher, RpcServer } from "@cowboy/rpc";
 import {
   addressFromSecretKey,
@@ -52,14 +65,85 @@ import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import { decodeConsensusBlock, encodeConsensusBlock } from "./block.ts";
 import type { ValidatorSettings } from "./config.ts";
+import { DkgDriver, p2pDkgNetwork } from "./dkg.ts";
 import { ValidatorMetrics } from "./metrics.ts";
 import { ValidatorRpcModule } from "./rpc.ts";
 
+/** This node's threshold share for an epoch's group (contract C4: `DkgDriver.shareFor`). */
+export interface EpochShares {
+  /** the share for `chain.epochGroup(epoch)`, or null if this node holds none (it then follows) */
+  shareFor(epoch: number): { index: number; share: Uint8Array } | null;
+}
+
+/**
+ * The DKG driver as the node uses it (contract C4, `DkgDriver` of ./dkg.ts): told about every
+ * finalized block, asked for this node's share of each epoch's group.
+ */
+export interface DkgHooks extends EpochShares {
+  onFinalized(height: number): void;
+}
+
+/** What the node hands the factory of its DKG driver (the `DkgDriver` constructor's options). */
+export interface DkgDriverContext {
+  /** the node's chain (a getter: a state rebuild swaps the handle) */
+  readonly chain: () => Chain;
+  /** the p2p node (the driver adds its protocol) */
+  readonly network: P2pNode;
+  /** 32-byte BLS secret key */
+  readonly secretKey: Uint8Array;
+  /** 48-byte BLS public key */
+  readonly blsKey: Uint8Array;
+  /** puts a dealer log on chain (a `dkgLog` transaction signed by the operator account) */
+  readonly submitLog: (ceremony: number, log: Uint8Array) => Promise<void>;
+  readonly dataDir: string;
+  /** the genesis share from the key file (the share of ceremony 0's output) */
+  readonly genesisShare: { index: number; share: Uint8Array } | null;
+  readonly logger: Logger | null;
+}
+
 /**
  * Everything one validator process needs: the checked config file ({@link ValidatorSettings},
- * `readValidatorConfig`) plus a logger.
+ * `readValidatorConfig`) plus a logger and, optionally, the DKG driver's factory: default
+ * {@link DkgDriver} (./dkg.ts); null runs none (then only groups of the genesis ceremony have a
+ * share here, from the key file: after a resharing the node follows). Used only when the chain
+ * has a group per epoch.
  */
-export type ValidatorNodeConfig = Omit<ValidatorSettings, "logLevel"> & { readonly logger?: Logger | null };
+export type ValidatorNodeConfig = Omit<ValidatorSettings, "logLevel"> & {
+  readonly logger?: Logger | null;
+  readonly dkgDriver?: ((ctx: DkgDriverContext) => DkgHooks) | null;
+};
+
+/** The default DKG driver factory: {@link DkgDriver} over the p2p node's DKG protocol. */
+export function defaultDkgDriver(ctx: DkgDriverContext): DkgHooks {
+  return new DkgDriver({
+    chain: () => ctx.chain(),
+    network: p2pDkgNetwork(ctx.network, ctx.logger),
+    secretKey: ctx.secretKey,
+    blsKey: ctx.blsKey,
+    submitLog: ctx.submitLog,
+    dataDir: ctx.dataDir,
+    genesisShare: ctx.genesisShare,
+    logger: ctx.logger,
+  });
+}
+
+/** Reads the LEB128 index at the start of a threshold share (`varint index ‖ scalar`), or null. */
+export function shareIndexOf(share: Uint8Array): number | null {
+  let value = 0;
+  for (let i = 0; i < 5 && i < share.length; i++) {
+    const b = share[i] as number;
+    value += (b & 0x7f) * 2 ** (7 * i);
+    if ((b & 0x80) === 0) return i > 0 && b === 0 ? null : value;
+  }
+  return null;
+}
+
+/** The consensus side of a running validator: p2p node, journal and the per-epoch voters. */
+interface Consensus {
+  readonly node: P2pNode;
+  readonly journal: FileJournal;
+  readonly voters: EpochVoters;
+}
 
 export class ValidatorError extends Error {
   readonly code: string;
@@ -98,7 +182,20 @@ function devAccountCount(g: GenesisConfig): number {
 export class ValidatorNode extends NodeChainBackend {
   readonly config: ValidatorNodeConfig;
   readonly app: ChainApplication;
-  private running: RunningValidator | null = null;
+  private running: Consensus | null = null;
+  /** the DKG driver (null without a factory) */
+  private dkg: DkgHooks | null = null;
+  /** the chain has a group per epoch (genesis `dkgOutput`): one voter per epoch */
+  readonly epochs: boolean;
+  /** verifier schemes of recent epochs (epoch mode), and signing ones by epoch */
+  private readonly verifiers = new Map<number, BlsScheme>();
+  private readonly signers = new Map<number, BlsScheme>();
+  /** a block sync to catch up with a later epoch is running / last started (ms) / scheduled */
+  private catchingUp = false;
+  private catchUpAt = 0;
+  private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
+  /** re-checks, while following an epoch as a member, whether this node got its share */
+  private shareTimer: ReturnType<typeof setInterval> | null = null;
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
   private appendQueue: Promise<void> = Promise.resolve();
@@ -132,12 +229,16 @@ export class ValidatorNode extends NodeChainBackend {
     this.config = config;
     this.log = config.logger ?? null;
     const ledgerHead = ledger.head();
+    // a DKG group's share indices are the keys' positions in key order (the DKG sorts its players)
+    const hexKeys = config.validators.map((v) => Buffer.from(v.blsPublicKey).toString("hex"));
+    const sorted = [...hexKeys].sort();
     this.scheme = new BlsScheme({
       chainId: config.genesis.chainId,
       publicKeys: config.validators.map((v) => v.blsPublicKey),
       proofs: config.validators.map((v) => v.proofOfPossession),
       group: config.group,
       signer: config.signer,
+      ...(config.dkgOutput === null ? {} : { shareIndices: hexKeys.map((k) => sorted.indexOf(k)) }),
     });
     const scheme = this.scheme;
     this.crypto = nativeValidatorCrypto(config.genesis.chainId);
@@ -147,7 +248,11 @@ export class ValidatorNode extends NodeChainBackend {
         genesis: config.genesis,
         proposer: (config.validators[config.signer.index] as { address: Uint8Array }).address,
         validators: config.validators.map((v) => v.address),
-        verifyCertificate: (cert) => scheme.verifyCertificate(cert),
+        verifyCertificate: (cert) =>
+          this.epochs
+            ? (this.verifierFor(cert.round.epoch)?.verifyCertificate(cert) ?? false)
+            : scheme.verifyCertificate(cert),
+        epochSets: () => this.epochs,
         candidates: (chain) => {
           const picked = this.mempool.select({
             basefee: chain.nextBasefees(),
@@ -161,6 +266,85 @@ export class ValidatorNode extends NodeChainBackend {
       },
       ledgerHead === null ? 1 : Number(ledgerHead.height) + 1,
     );
+    this.epochs = config.genesis.dkgOutput !== undefined;
+  }
+
+  /** Blocks per epoch of the chain. */
+  get epochBlocks(): number {
+    return this.app.chain.validatorParams().epochBlocks;
+  }
+
+  /**
+   * The verifier scheme of `epoch`: the chain's group and set of that epoch (epoch mode), the
+   * network file's for epoch 0 otherwise; null if unknown (not decided yet, or pruned).
+   */
+  verifierFor(epoch: number): BlsScheme | null {
+    if (!this.epochs) return epoch === 0 ? this.scheme : null;
+    const cached = this.verifiers.get(epoch);
+    if (cached !== undefined) return cached;
+    const g = this.app.chain.epochGroup(epoch);
+    if (g === null) return null;
+    let scheme: BlsScheme;
+    try {
+      scheme = new BlsScheme({
+        chainId: this.config.genesis.chainId,
+        publicKeys: g.members.map((m) => m.blsKey),
+        group: g.group,
+        shareIndices: g.members.map((m) => m.shareIndex),
+      });
+    } catch (err) {
+      this.log?.error({ epoch, err: (err as Error).message }, "the epoch's group does not fit its set");
+      return null;
+    }
+    this.verifiers.set(epoch, scheme);
+    for (const e of this.verifiers.keys()) if (e < epoch - 8) this.verifiers.delete(e);
+    return scheme;
+  }
+
+  /** This node's share for `epoch`: the DKG driver's, else the genesis share for ceremony 0's group. */
+  private shareFor(epoch: number): { index: number; share: Uint8Array } | null {
+    if (this.dkg !== null) return this.dkg.shareFor(epoch);
+    const g = this.app.chain.epochGroup(epoch);
+    const index = shareIndexOf(this.config.signer.share);
+    return g !== null && g.ceremony === 0 && index !== null
+      ? { index, share: this.config.signer.share }
+      : null;
+  }
+
+  /** How this node runs `epoch` (see {@link EpochPlan}); null while the epoch's group is unknown. */
+  private planFor(epoch: number): EpochPlan | null {
+    const c = this.config;
+    const netIndex = (key: Uint8Array) => c.validators.findIndex((v) => bytesEqual(v.blsPublicKey, key));
+    if (!this.epochs)
+      return epoch === 0
+        ? { scheme: this.scheme, me: c.signer.index, peers: c.validators.map((_, i) => i) }
+        : null;
+    const g = this.app.chain.epochGroup(epoch);
+    const verifier = this.verifierFor(epoch);
+    if (g === null || verifier === null) return null;
+    const myKey = (c.validators[c.signer.index] as { blsPublicKey: Uint8Array }).blsPublicKey;
+    const me = g.members.findIndex((m) => bytesEqual(m.blsKey, myKey));
+    const peers = g.members.map((m) => netIndex(m.blsKey));
+    const share = me < 0 ? null : this.shareFor(epoch);
+    const member = g.members[me];
+    // a member without its share of the group (ceremony missed, share lost) follows the epoch
+    if (member === undefined || share === null || share.index !== member.shareIndex)
+      return { scheme: verifier, me: -1, peers };
+    try {
+      const scheme = new BlsScheme({
+        chainId: c.genesis.chainId,
+        publicKeys: g.members.map((m) => m.blsKey),
+        group: g.group,
+        shareIndices: g.members.map((m) => m.shareIndex),
+        signer: { index: me, secretKey: c.signer.secretKey, share: share.share },
+      });
+      this.signers.set(epoch, scheme);
+      for (const e of this.signers.keys()) if (e < epoch - 1) this.signers.delete(e);
+      return { scheme, me, peers };
+    } catch (err) {
+      this.log?.error({ epoch, err: (err as Error).message }, "cannot sign in this epoch: following");
+      return { scheme: verifier, me: -1, peers };
+    }
   }
 
   /** Opens ledger and state (rebuilding the state if needed) without starting anything. */
@@ -200,6 +384,11 @@ export class ValidatorNode extends NodeChainBackend {
   }
 
   private onFinalized(entry: FinalizedEntry, result: BlockResult): void {
+    try {
+      this.dkg?.onFinalized(entry.height);
+    } catch (err) {
+      this.log?.error({ err: (err as Error).message, height: entry.height }, "the DKG driver failed");
+    }
     const txs = entry.cb.block.transactions;
     this.committedTxs += txs.length;
     this.metrics.committedTxs.inc(txs.length);
@@ -231,10 +420,16 @@ export class ValidatorNode extends NodeChainBackend {
       });
   }
 
-  /** Starts consensus (sync, voter), transaction and evidence gossip, the RPC server and metrics. */
+  /**
+   * Starts consensus, transaction and evidence gossip, the RPC server and metrics. Consensus:
+   * the libp2p node (persistent identity) serving block sync → a short wait for peers → block
+   * sync of the finalized chain (each run verified with its epoch's set) → the signing journal
+   * → the voter of the epoch after the finalized tip ({@link EpochVoters}: one voter per epoch,
+   * switched when an epoch's last block is final; a follower when this node is not in the
+   * epoch's set or holds no share of its group).
+   */
   async start(): Promise<{ http: string; ws: string }> {
     const c = this.config;
-    const scheme = this.scheme;
     const log = this.log;
     const p2pLogger =
       log === null
@@ -246,46 +441,118 @@ export class ValidatorNode extends NodeChainBackend {
             error: (msg: string, f?: Record<string, unknown>) => log.error(f ?? {}, msg),
           };
     const metrics = this.metrics;
-    this.running = await startValidator({
-      dataDir: c.dataDir,
-      network: {
-        chainId: c.chainName,
-        listen: [...c.p2p.listen],
-        bootstrap: [...c.p2p.bootstrap],
-        validators: c.validators.map((v, index) => ({ index, peerId: v.peerId })),
-        discoveryIntervalMs: 1_000,
-        logger: p2pLogger,
-        metrics: {
-          peers: (n) => metrics.peers.set(n),
-          messageIn: () => {},
-          messageOut: () => {},
-          penalty: () => {},
-          banned: () => {},
-        },
-      },
-      app: this.app,
-      codec: {
-        encode: (b) => encodeConsensusBlock(b as Parameters<typeof encodeConsensusBlock>[0]),
-        decode: (bytes) => decodeConsensusBlock(bytes),
-      },
-      scheme,
-      epoch: 0,
-      genesisSeed: new Uint8Array(32),
-      timeouts: c.timeouts,
-      peerWaitMs: 3_000,
-      onSyncProgress: (p) => log?.info({ height: p.height, target: p.target }, "block sync"),
-      onFault: (e) => this.onEquivocation(e),
-      metrics: metrics.voter,
-      tap: metrics.tap,
-      ...(c.faults.equivocate ? { outgoing: (m: Message) => this.equivocate(m) } : {}),
+    const codec = {
+      encode: (b: unknown) => encodeConsensusBlock(b as Parameters<typeof encodeConsensusBlock>[0]),
+      decode: (bytes: Uint8Array) => decodeConsensusBlock(bytes),
+    };
+    const node = await createNode({
+      chainId: c.chainName,
+      listen: [...c.p2p.listen],
+      bootstrap: [...c.p2p.bootstrap],
+      validators: c.validators.map((v, index) => ({ index, peerId: v.peerId })),
+      discoveryIntervalMs: 1_000,
       logger: p2pLogger,
+      metrics: {
+        peers: (n) => metrics.peers.set(n),
+        messageIn: () => {},
+        messageOut: () => {},
+        penalty: () => {},
+        banned: () => {},
+      },
+      identityPath: join(c.dataDir, "p2p.key"),
     });
+    let journal: FileJournal | null = null;
+    try {
+      serveBlockSync(node, this.app, codec);
+      const network = new ConsensusNetwork({ node, codec, logger: p2pLogger });
+      const me = network.me;
+      if (me === null || me < 0) throw new Error(`peer ${node.peerId} is not in the validator set`);
+      const factory = c.dkgDriver === undefined ? defaultDkgDriver : c.dkgDriver;
+      if (factory !== null && this.epochs) {
+        const secretKey = c.signer.secretKey;
+        const index = shareIndexOf(c.signer.share);
+        this.dkg = factory({
+          chain: () => this.app.chain,
+          network: node,
+          secretKey,
+          blsKey: (c.validators[c.signer.index] as { blsPublicKey: Uint8Array }).blsPublicKey,
+          submitLog: async (ceremony, bytes) => this.submitDkgLog(BigInt(ceremony), bytes),
+          dataDir: c.dataDir,
+          genesisShare: index === null ? null : { index, share: c.signer.share },
+          logger: log,
+        });
+      }
+      const deadline = Date.now() + 3_000;
+      while (node.connectedPeers().length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      if (node.connectedPeers().length > 0) await this.syncChain(node, codec);
+      journal = new FileJournal(join(c.dataDir, "votes.journal"));
+      const tap = metrics.tap;
+      const rewrite = c.faults.equivocate ? (m: Message) => this.equivocate(m) : undefined;
+      const voterNet: Network = {
+        broadcast(message) {
+          for (const m of rewrite === undefined ? [message] : rewrite(message)) {
+            tap.sent?.(m);
+            network.broadcast(m);
+          }
+        },
+        send(to, message) {
+          for (const m of rewrite === undefined ? [message] : rewrite(message)) {
+            tap.sent?.(m);
+            network.send(to, m);
+          }
+        },
+      };
+      const app = this.app;
+      const voters = new EpochVoters({
+        epochBlocks: this.epochs ? this.epochBlocks : null,
+        plan: (epoch) => this.planFor(epoch),
+        app,
+        tip: () => app.finalizedTip(),
+        digestAt: (h) => (h === 0 ? app.genesis : (app.entry(h)?.digest ?? null)),
+        network: voterNet,
+        clock: systemClock,
+        journal,
+        timeouts: { ...DEFAULT_TIMEOUTS, ...c.timeouts },
+        onFault: (e) => this.onEquivocation(e),
+        metrics: metrics.voter,
+        onEpoch: (epoch, voter) => this.onEpoch(epoch, voter),
+        onAhead: (epoch) => this.catchUp(epoch),
+      });
+      network.onMessage((from, message) => {
+        tap.received?.(from, message);
+        voters.receive(from, message);
+      });
+      this.running = { node, journal, voters };
+      if (!voters.start()) {
+        log?.warn({ height: app.tip() }, "the next epoch's group is not known yet: catching up first");
+        this.syncToEpoch(voters.epochAfter(app.tip()));
+      }
+      // a member that follows for want of a share (the DKG driver derives it when the ceremony
+      // ends; a restart may find it later) starts voting as soon as it has one
+      if (this.epochs)
+        this.shareTimer = setInterval(() => {
+          const plan = voters.plan;
+          const epoch = voters.epoch;
+          if (plan === null || epoch === null || plan.me >= 0 || this.stopped) return;
+          const next = this.planFor(epoch);
+          if (next !== null && next.me >= 0) {
+            log?.info({ epoch }, "got a share of the epoch's group: voting from now on");
+            voters.replan();
+          }
+        }, 1_000);
+    } catch (err) {
+      journal?.close();
+      await node.stop();
+      throw err;
+    }
     metrics.finalizedHeight.set(this.app.tip());
-    this.running.node.onGossip("evidence", {
+    const p2p = this.running.node;
+    p2p.onGossip("evidence", {
       validate: (bytes) => this.onEvidenceGossip(bytes),
       deliver: () => {},
     });
-    this.running.node.onGossip("tx", {
+    p2p.onGossip("tx", {
       validate: (bytes) => {
         try {
           this.admit(bytes, false);
@@ -303,8 +570,10 @@ export class ValidatorNode extends NodeChainBackend {
         new ValidatorRpcModule({
           index: c.signer.index,
           status: () => ({
-            view: this.running?.voter.currentView ?? 0,
-            finalizedView: this.running?.voter.finalizedView ?? 0,
+            view: this.voter?.currentView ?? 0,
+            finalizedView: this.voter?.finalizedView ?? 0,
+            epoch: this.running?.voters.epoch ?? 0,
+            voting: this.voter?.signing ?? false,
             finalizedHeight: this.app.tip(),
             evidence: this.evidence.size,
           }),
@@ -324,8 +593,82 @@ export class ValidatorNode extends NodeChainBackend {
     return this.urls;
   }
 
-  get voter(): RunningValidator["voter"] | null {
-    return this.running?.voter ?? null;
+  /** The voter of the current epoch. */
+  get voter(): Voter | null {
+    return this.running?.voters.voter ?? null;
+  }
+
+  /** The epoch the node is voting in (or following), or null before it started. */
+  get epoch(): number | null {
+    return this.running?.voters.epoch ?? null;
+  }
+
+  /** Block sync from the connected peers, each run verified with its epoch's set. */
+  private async syncChain(node: P2pNode, codec: Parameters<typeof serveBlockSync>[2]): Promise<void> {
+    const log = this.log;
+    try {
+      await syncFromPeers({
+        node,
+        codec,
+        reader: this.app,
+        schemeFor: (epoch) => this.verifierFor(epoch),
+        start: this.app.finalizedTip(),
+        apply: (proposal, block, certificate) => this.app.finalized(proposal, block, certificate),
+        onProgress: (p) => log?.info({ height: p.height, target: p.target }, "block sync"),
+      });
+    } catch (err) {
+      log?.warn({ err: String(err), height: this.app.tip() }, "block sync stopped; the voter will catch up");
+    }
+  }
+
+  /**
+   * A message of a later epoch than ours arrived: we missed the end of our epoch (down, or
+   * partitioned when it ended). Block sync brings the finalized chain (across the epochs'
+   * boundaries, each run checked with its own set), then the voters move to the tip's epoch.
+   * At most one sync at a time, and not more often than every 2 s.
+   */
+  private catchUp(epoch: number): void {
+    // a peer that switched a moment before us is not a reason to sync: wait a leader timeout
+    // (our own voter, or a retired peer's answer, usually finishes the epoch meanwhile)
+    if (this.catchUpTimer !== null || this.catchingUp || this.stopped) return;
+    this.catchUpTimer = setTimeout(() => {
+      this.catchUpTimer = null;
+      if ((this.running?.voters.epoch ?? -1) < epoch) this.syncToEpoch(epoch);
+    }, this.config.timeouts.leaderTimeoutMs);
+  }
+
+  private syncToEpoch(epoch: number): void {
+    const r = this.running;
+    if (r === null || this.catchingUp || this.stopped || Date.now() - this.catchUpAt < 2_000) return;
+    this.catchingUp = true;
+    this.catchUpAt = Date.now();
+    this.log?.info(
+      { epoch, current: r.voters.epoch, height: this.app.tip() },
+      "behind a later epoch: syncing",
+    );
+    const codec = {
+      encode: (b: unknown) => encodeConsensusBlock(b as Parameters<typeof encodeConsensusBlock>[0]),
+      decode: (bytes: Uint8Array) => decodeConsensusBlock(bytes),
+    };
+    void this.syncChain(r.node, codec).finally(() => {
+      this.catchingUp = false;
+      if (!this.stopped) r.voters.advance();
+    });
+  }
+
+  /** A voter of `epoch` started. */
+  private onEpoch(epoch: number, voter: Voter): void {
+    this.metrics.epoch.set(epoch);
+    this.metrics.voting.set(voter.signing ? 1 : 0);
+    this.log?.info(
+      {
+        epoch,
+        voting: voter.signing,
+        member: (this.running?.voters.plan?.peers ?? []).includes(this.config.signer.index),
+        fromHeight: voter.finalizedHeight,
+      },
+      voter.signing ? "epoch started: voting" : "epoch started: following (not voting)",
+    );
   }
 
   /** Stops the voter and the network, waits for ledger writes, closes everything. */
@@ -334,7 +677,14 @@ export class ValidatorNode extends NodeChainBackend {
     this.stopped = true;
     for (const t of this.evidenceTimers) clearTimeout(t);
     this.evidenceTimers.clear();
-    await this.running?.stop();
+    if (this.catchUpTimer !== null) clearTimeout(this.catchUpTimer);
+    if (this.shareTimer !== null) clearInterval(this.shareTimer);
+    const r = this.running;
+    if (r !== null) {
+      r.voters.stop();
+      await r.node.stop();
+      r.journal.close();
+    }
     await this.server?.close();
     await this.appendQueue;
     await this.ledger.close();
@@ -377,7 +727,12 @@ export class ValidatorNode extends NodeChainBackend {
           round: vote.round,
           proposal: forged,
           signer: vote.signer,
-          signature: this.scheme.sign(vote.signer, "notarize", vote.round, forged),
+          signature: (this.epochs ? (this.signers.get(vote.round.epoch) ?? this.scheme) : this.scheme).sign(
+            vote.signer,
+            "notarize",
+            vote.round,
+            forged,
+          ),
         },
       },
     ];
@@ -455,8 +810,9 @@ export class ValidatorNode extends NodeChainBackend {
     // submits only if the offender is not punished by then (the chain refuses a repeat anyway)
     const n = this.config.validators.length;
     const me = this.config.signer.index;
-    if (me === ev.signer) return;
-    const rank = (me - ev.signer - 1 + n) % n;
+    const offender = this.networkIndexOf(ev.epoch, ev.signer);
+    if (offender === null || me === offender) return;
+    const rank = (me - offender - 1 + n) % n;
     const timer = setTimeout(() => {
       this.evidenceTimers.delete(timer);
       this.submitEvidence(key);
@@ -464,9 +820,19 @@ export class ValidatorNode extends NodeChainBackend {
     this.evidenceTimers.add(timer);
   }
 
-  /** True if the chain shows `signer` (of the network file's set) jailed at its head. */
-  private punished(signer: number): boolean {
-    const v = this.config.validators[signer];
+  /** The network-file index of validator `signer` of `epoch`'s set, or null. */
+  private networkIndexOf(epoch: number, signer: number): number | null {
+    if (!this.epochs) return signer < this.config.validators.length ? signer : null;
+    const key = this.setKeys(epoch)?.[signer];
+    if (key === undefined) return null;
+    const i = this.config.validators.findIndex((v) => bytesEqual(v.blsPublicKey, key));
+    return i < 0 ? null : i;
+  }
+
+  /** True if the chain shows validator `signer` of `epoch`'s set jailed at its head. */
+  private punished(epoch: number, signer: number): boolean {
+    const i = this.networkIndexOf(epoch, signer);
+    const v = i === null ? undefined : this.config.validators[i];
     if (v === undefined) return false;
     const rec = this.app.chain.validator(v.address);
     return rec !== null && BigInt(rec.jailedUntil) > this.app.chain.head.height;
@@ -476,7 +842,7 @@ export class ValidatorNode extends NodeChainBackend {
   private submitEvidence(key: string): void {
     const item = this.evidence.get(key);
     if (this.stopped || item === undefined || item.submitted) return;
-    if (this.punished(item.evidence.signer)) return;
+    if (this.punished(item.evidence.epoch, item.evidence.signer)) return;
     const sk = this.config.operatorSecretKey;
     const from = addressFromSecretKey(sk);
     const draft = this.unsignedTx(
@@ -507,6 +873,21 @@ export class ValidatorNode extends NodeChainBackend {
     } catch (err) {
       this.log?.error({ err: (err as Error).message }, "the submitEvidence transaction was refused");
     }
+  }
+
+  /** Puts a DKG dealer log on chain: a `dkgLog` transaction signed by the operator account. */
+  private submitDkgLog(ceremony: bigint, log: Uint8Array): void {
+    if (this.stopped) throw new ValidatorError("ERR_VALIDATOR_STOPPING", "the node is shutting down");
+    const sk = this.config.operatorSecretKey;
+    const from = addressFromSecretKey(sk);
+    const draft = this.unsignedTx(
+      from,
+      { kind: "dkgLog", ceremony, log },
+      { cycles: 200_000n, cells: 100_000n },
+    );
+    const nonce = this.mempool.pendingNonce(toHex(from), this.app.chain.getAccount(from)?.nonce ?? 0n);
+    this.admit(encodeTransaction(signTransaction({ ...draft, nonce }, sk)), true);
+    this.log?.info({ ceremony: String(ceremony), bytes: log.length }, "DKG log submitted");
   }
 
   // ----- mempool -----

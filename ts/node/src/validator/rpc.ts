@@ -4,16 +4,25 @@
  *
  * | method | params | result |
  * | --- | --- | --- |
- * | `cowboy_consensusStatus` | `[]` | `{index, view, finalizedView, finalizedHeight, evidence}` (hex quantities) |
+ * | `cowboy_consensusStatus` | `[]` | `{index, epoch, voting, view, finalizedView, finalizedHeight, evidence}` (hex quantities; `voting` a boolean) |
  *
  * `evidence` counts the equivocations this validator has detected or received (verified).
+ * `epoch` is the epoch whose voter runs (views restart at 1 in every epoch); `voting` is false
+ * while the node only follows it (not in the epoch's set, or no share of its group).
  */
 import { type MethodSpec, method, type RpcModule } from "@cowboy/rpc";
 
 /** What the module reads from the node. */
 export interface ValidatorRpcSource {
   readonly index: number;
-  status(): { view: number; finalizedView: number; finalizedHeight: number; evidence: number };
+  status(): {
+    view: number;
+    finalizedView: number;
+    finalizedHeight: number;
+    evidence: number;
+    epoch?: number;
+    voting?: boolean;
+  };
 }
 
 const q = (n: number) => `0x${n.toString(16)}`;
@@ -31,6 +40,8 @@ export class ValidatorRpcModule implements RpcModule {
         const s = src.status();
         return {
           index: src.index,
+          epoch: q(s.epoch ?? 0),
+          voting: s.voting ?? true,
           view: q(s.view),
           finalizedView: q(s.finalizedView),
           finalizedHeight: q(s.finalizedHeight),

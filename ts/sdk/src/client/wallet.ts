@@ -249,7 +249,11 @@ export class WalletClient extends PublicClient {
    * anyone may send it, the log carries the dealer's signature. A refusal is in the receipt
    * (`ERR_DKG_NO_CEREMONY`, `ERR_DKG_LOG_INVALID`, `ERR_DKG_LOG_DUPLICATE`).
    */
-  submitDkgLog(ceremony: bigint | number, log: Uint8Array, overrides?: TxOverrides): Promise<SentTransaction> {
+  submitDkgLog(
+    ceremony: bigint | number,
+    log: Uint8Array,
+    overrides?: TxOverrides,
+  ): Promise<SentTransaction> {
     return this.sendInstruction({ kind: "dkgLog", ceremony: BigInt(ceremony), log }, overrides);
   }
 
