@@ -1949,3 +1949,50 @@ impl Vm {
         crate::modules::import(self, name)
     }
 }
+
+impl Vm {
+    /// `CALL argc` of the built-in functions `len(x)` and `isinstance(x, classinfo)` with
+    /// positional arguments only, without building an argument vector. Exactly what the
+    /// general path (`call_push` -> [`Vm::call`] -> [`call_builtin`]) does: `CALL` charged
+    /// first, the same result or error, the arguments dropped in order before the result is
+    /// pushed and the callee after it. Returns Ok(false), having done nothing, for any other
+    /// callee or argument count.
+    #[inline]
+    pub(crate) fn call_builtin_fast(&mut self, argc: u32) -> PyResult<bool> {
+        let Some(f) = self.frames.last_mut() else {
+            return Ok(false);
+        };
+        let at = f.stack.len() - argc as usize - 1;
+        let is_len = match &f.stack[at] {
+            Value::Builtin(b) if b.recv.is_none() => match (&b.kind, argc) {
+                (BuiltinKind::Func("len"), 1) => true,
+                (BuiltinKind::Func("isinstance"), 2) => false,
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let second = if argc == 2 { f.stack.pop() } else { None };
+        let first = f.stack.pop().unwrap_or_default();
+        let callee = f.stack.pop().unwrap_or_default();
+        self.charge(cost::CALL)?;
+        let r = if is_len {
+            self.len(&first).map(|n| Value::Int(n as i64))
+        } else {
+            is_instance(self, &first, second.as_ref().unwrap_or(&Value::None)).map(Value::Bool)
+        };
+        drop(first);
+        drop(second);
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                drop(callee);
+                return Err(e);
+            }
+        };
+        if let Some(f) = self.frames.last_mut() {
+            f.stack.push(r);
+        }
+        drop(callee);
+        Ok(true)
+    }
+}

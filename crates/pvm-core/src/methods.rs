@@ -2053,3 +2053,70 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
         _ => return Err(no_method(vm, &Value::Str(s.clone()), name)),
     })
 }
+
+impl Vm {
+    /// `CALL_METHOD name argc` on a built-in receiver for the commonest methods, `list.append(x)`
+    /// and `dict.get(k[, d])`, without building an argument vector. Exactly what the general
+    /// path (`call_method_push` -> [`call_method`]) does for them: the same charges in the same
+    /// order (`CALL`, then `DICT` for a dict method), the same result, and the receiver and
+    /// arguments dropped in the same order. Returns Ok(false), having done nothing, for any
+    /// other receiver, method or argument count; Ok(true) when the call ran and its result was
+    /// pushed.
+    #[inline]
+    pub(crate) fn call_method_builtin_fast(&mut self, ni: u32, argc: u32) -> PyResult<bool> {
+        let Some(f) = self.frames.last_mut() else {
+            return Ok(false);
+        };
+        let at = f.stack.len() - argc as usize - 1;
+        let name: &str = &f.code.names[ni as usize];
+        let which = match (&f.stack[at], argc) {
+            (Value::List(_), 1) if name == "append" => 1,
+            (Value::Dict(_), 1 | 2) if name == "get" => 2,
+            _ => return Ok(false),
+        };
+        match which {
+            1 => {
+                let v = f.stack.pop().unwrap_or_default();
+                let recv = f.stack.pop().unwrap_or_default();
+                self.charge(cost::CALL)?;
+                if let Value::List(l) = &recv {
+                    self.list_push(l, v)?;
+                }
+                if let Some(f) = self.frames.last_mut() {
+                    f.stack.push(Value::None);
+                }
+                drop(recv);
+                Ok(true)
+            }
+            _ => {
+                let default = if argc == 2 { f.stack.pop() } else { None };
+                let k = f.stack.pop().unwrap_or_default();
+                let recv = f.stack.pop().unwrap_or_default();
+                self.charge(cost::CALL)?;
+                self.charge(cost::DICT)?;
+                let Value::Dict(d) = &recv else {
+                    return Ok(false);
+                };
+                let found = self.dict_get(d, &k);
+                // the general path drops its argument vector (key, then default) here
+                drop(k);
+                let r = match found {
+                    Ok(Some(v)) => {
+                        drop(default);
+                        v
+                    }
+                    Ok(None) => default.unwrap_or_default(),
+                    Err(e) => {
+                        drop(default);
+                        return Err(e);
+                    }
+                };
+                if let Some(f) = self.frames.last_mut() {
+                    f.stack.push(r);
+                }
+                drop(recv);
+                Ok(true)
+            }
+        }
+    }
+}

@@ -13,6 +13,66 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
+/// Whether ordering `o` satisfies the ordering operator `op` (`<`, `<=`, `>`, `>=`).
+#[inline]
+fn ordering_holds(o: Ordering, op: CmpOp) -> bool {
+    match op {
+        CmpOp::Lt => o == Ordering::Less,
+        CmpOp::Le => o != Ordering::Greater,
+        CmpOp::Gt => o == Ordering::Greater,
+        _ => o != Ordering::Less,
+    }
+}
+
+/// `Vm::order(a, b, op)` for two ints, two floats or two strs: the result and the cycles it
+/// charges (a str comparison costs the shorter length / 16). None for other operands.
+#[inline]
+fn scalar_order(a: &Value, b: &Value, op: CmpOp) -> Option<(bool, u64)> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some((ordering_holds(x.cmp(y), op), 0)),
+        (Value::Str(x), Value::Str(y)) => Some((
+            ordering_holds(x.s.as_str().cmp(y.s.as_str()), op),
+            x.s.len().min(y.s.len()) as u64 / 16,
+        )),
+        // Comparable floats map their ordering; NaN makes `order` use the IEEE predicates,
+        // which agree with the mapping for comparable values.
+        (Value::Float(x), Value::Float(y)) => Some((
+            match op {
+                CmpOp::Lt => x.lt(*y),
+                CmpOp::Le => x.le(*y),
+                CmpOp::Gt => x.gt(*y),
+                _ => x.ge(*y),
+            },
+            0,
+        )),
+        _ => None,
+    }
+}
+
+/// `Vm::seq_order` on two tuples when every pair it looks at (up to and including the first
+/// unequal pair) is two ints, two floats or two strs: the result and the total cycles of its
+/// `eq` calls (a str pair costs the first str's length / 16) and of the final `order`.
+#[inline]
+fn tuple_order_simple(x: &[Value], y: &[Value], op: CmpOp) -> Option<(bool, u64)> {
+    let mut charge = 0u64;
+    for (p, q) in x.iter().zip(y.iter()) {
+        let same = match (p, q) {
+            (Value::Int(a), Value::Int(b)) => a == b,
+            (Value::Str(a), Value::Str(b)) => {
+                charge += a.s.len() as u64 / 16;
+                Rc::ptr_eq(a, b) || a.s == b.s
+            }
+            (Value::Float(a), Value::Float(b)) => F64::eq(*a, *b),
+            _ => return None,
+        };
+        if !same {
+            let (r, c) = scalar_order(p, q, op)?;
+            return Some((r, charge + c));
+        }
+    }
+    Some((ordering_holds(x.len().cmp(&y.len()), op), charge))
+}
+
 /// Escape non-ASCII characters of a repr (for `ascii()`).
 pub fn ascii_of(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -298,10 +358,7 @@ impl Vm {
                 let (xv, yv) = (x.v.borrow().clone(), y.v.borrow().clone());
                 self.seq_eq(&xv, &yv)
             }
-            (Value::Tuple(x), Value::Tuple(y)) => {
-                let (xv, yv) = (x.v.to_vec(), y.v.to_vec());
-                self.seq_eq(&xv, &yv)
-            }
+            (Value::Tuple(x), Value::Tuple(y)) => self.seq_eq(&x.v, &y.v),
             (Value::Dict(x), Value::Dict(y)) => {
                 if x.d.borrow().len() != y.d.borrow().len() {
                     return Ok(false);
@@ -783,7 +840,12 @@ impl Vm {
                 let r = self.contains(b, a)?;
                 Ok(Value::Bool(if op == CmpOp::In { r } else { !r }))
             }
-            _ => Ok(Value::Bool(self.order(a, b, op)?)),
+            _ => {
+                if let Some(r) = self.order_simple(a, b, op) {
+                    return r.map(Value::Bool);
+                }
+                Ok(Value::Bool(self.order(a, b, op)?))
+            }
         }
     }
 
@@ -895,9 +957,9 @@ impl Vm {
                 let (xv, yv) = (x.v.borrow().clone(), y.v.borrow().clone());
                 return self.seq_order(&xv, &yv, op);
             }
+            // A tuple's items never change, so they are compared in place.
             (Value::Tuple(x), Value::Tuple(y)) => {
-                let (xv, yv) = (x.v.to_vec(), y.v.to_vec());
-                return self.seq_order(&xv, &yv, op);
+                return self.seq_order(&x.v, &y.v, op);
             }
             (Value::Set(x) | Value::FrozenSet(x), Value::Set(y) | Value::FrozenSet(y)) => {
                 let (lx, ly) = (x.d.borrow().len(), y.d.borrow().len());
@@ -984,8 +1046,37 @@ impl Vm {
     }
 
     /// `x < y` for sorting / min / max.
+    #[inline]
     pub fn lt(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        if let Some(r) = self.order_simple(a, b, CmpOp::Lt) {
+            return r;
+        }
         self.order(a, b, CmpOp::Lt)
+    }
+
+    /// [`Vm::order`] for operands whose ordering runs no user code: two ints, two floats, two
+    /// strs, or two tuples whose items up to the first unequal pair are such pairs. Same
+    /// result and the same cycles as `order` (the str length charges of the element
+    /// comparisons, summed and charged at once, which runs out of cycles exactly when the
+    /// separate charges would, as nothing observable happens between them). None when the
+    /// operands need the general path (nothing has been charged then).
+    #[inline]
+    pub fn order_simple(&mut self, a: &Value, b: &Value, op: CmpOp) -> Option<PyResult<bool>> {
+        let (r, c) = match (a, b) {
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                // `seq_order` enters one native level; at the limit that raises instead.
+                if self.native_depth >= crate::vm::MAX_NATIVE_DEPTH {
+                    return None;
+                }
+                tuple_order_simple(&x.v, &y.v, op)?
+            }
+            _ => scalar_order(a, b, op)?,
+        };
+        Some(if c == 0 {
+            Ok(r)
+        } else {
+            self.charge(c).map(|()| r)
+        })
     }
 
     /// `item in container`.

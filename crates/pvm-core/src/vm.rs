@@ -1483,6 +1483,22 @@ impl Vm {
                             Some(e == (op == crate::bytecode::CmpOp::Eq))
                         }
                         (Value::Float(x), Value::Float(y)) => float_cmp_fast(*x, *y, op),
+                        // `<` `<=` `>` `>=` of two strs or two tuples of simple items: what
+                        // `compare` computes, with the same length charges.
+                        (Value::Str(_), Value::Str(_)) | (Value::Tuple(_), Value::Tuple(_))
+                            if matches!(
+                                op,
+                                crate::bytecode::CmpOp::Lt
+                                    | crate::bytecode::CmpOp::Le
+                                    | crate::bytecode::CmpOp::Gt
+                                    | crate::bytecode::CmpOp::Ge
+                            ) =>
+                        {
+                            match self.order_simple(&a, &b, op) {
+                                Some(r) => Some(r?),
+                                None => None,
+                            }
+                        }
                         // `is` / `is not` with None on one side: `is` never raises then (None
                         // is not a value type) and is true exactly when both are None.
                         (Value::None, _) | (_, Value::None)
@@ -1901,6 +1917,10 @@ impl Vm {
                             continue;
                         }
                     }
+                    if argc <= 2 && self.call_builtin_fast(argc)? {
+                        continue;
+                    }
+                    let f = &mut self.frames[nf - 1];
                     let args: Vec<Value> = f.stack.split_off(at);
                     let callee = f.stack.pop().unwrap_or_default();
                     if let Some(()) = self.call_push(&callee, args, Vec::new())? {
@@ -1979,6 +1999,10 @@ impl Vm {
                             self.push_call_frame(&func, locals)?;
                             continue;
                         }
+                    }
+                    let f = &mut self.frames[n - 1];
+                    if argc <= 2 && self.call_method_builtin_fast(ni, argc)? {
+                        continue;
                     }
                     let f = &mut self.frames[n - 1];
                     let args: Vec<Value> = f.stack.split_off(at);

@@ -419,7 +419,10 @@ describe("cowboy validator through a whole lifecycle (5-block epochs, 20-block u
     expect(reg.stderr).toBe("");
     const registered = JSON.parse(reg.stdout);
     const activation = BigInt(registered.validator.activationEpoch);
-    expect(activation).toBe(BigInt(registered.blockNumber) / EPOCH + 1n);
+    expect(activation).toBe(
+      BigInt(registered.blockNumber) / EPOCH +
+        (BigInt(registered.blockNumber) % EPOCH < EPOCH / 2n ? 1n : 2n),
+    ); // frozen at F(e) = e·E + ⌊E/2⌋
     await until(activation * EPOCH);
 
     const status = await cowboy(["validator", "status"], dir);

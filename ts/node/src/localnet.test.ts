@@ -22,6 +22,7 @@ describe("cowboy localnet options", () => {
     expect(o).toMatchObject({ validators: 7, rpcPort: 0, blockTimeMs: 250, reset: true });
     expect(parseLocalnetArgs(["--help"])).toBe("help");
     expect(parseLocalnetArgs(["--epoch-blocks", "10"])).toMatchObject({ epochBlocks: 10 });
+    expect(parseLocalnetArgs(["--no-dkg"])).toMatchObject({ dkg: false });
     expect(() => parseLocalnetArgs(["--validators", "0"])).toThrow(/--validators/);
     expect(() => parseLocalnetArgs(["--validators"])).toThrow(/--validators/);
     expect(() => parseLocalnetArgs(["--frobnicate"])).toThrow(/unknown option/);
@@ -52,8 +53,33 @@ describe("cowboy localnet options", () => {
     expect(cfgs[3]?.p2p.bootstrap).toHaveLength(3);
     expect(cfgs[3]?.dataDir).toBe(join(dir, "v3"));
     expect(cfgs[0]?.faults.equivocate).toBe(false);
+    // a genesis DKG output (the default), the same for every validator; the re-plan is identical
+    expect(cfgs[0]?.dkgOutput).not.toBeNull();
+    expect(new Set(cfgs.map((c) => Buffer.from(c.dkgOutput ?? []).toString("hex"))).size).toBe(1);
+    const files = () =>
+      ["network.json", ...[0, 1, 2, 3].map((i) => `v${i}/validator.key`)].map((f) =>
+        readFileSync(join(dir, f), "utf8"),
+      );
+    const before = files();
+    expect(before[0]).toContain('"dkgOutput"');
     const again = await planLocalnet(opts, () => 9_999);
     expect(readFileSync(again[0] as string, "utf8")).toBe(readFileSync(paths[0] as string, "utf8"));
+    expect(files()).toEqual(before);
     await expect(planLocalnet({ ...opts, validators: 5 })).rejects.toThrow(/4 validators/);
+  });
+
+  it("--no-dkg plans a dealer-dealt group without a DKG output", async () => {
+    const plain = join(dir, "plain");
+    const paths = await planLocalnet({
+      ...DEFAULT_LOCALNET,
+      validators: 4,
+      dir: plain,
+      rpcPort: 0,
+      dkg: false,
+    });
+    const cfgs = paths.map((p) => readValidatorConfig(p));
+    expect(cfgs.every((c) => c.dkgOutput === null && c.genesis.dkgOutput === undefined)).toBe(true);
+    // the dealer's share i belongs to validator i
+    expect(cfgs.map((c) => c.signer.share[0])).toEqual([0, 1, 2, 3]);
   });
 });

@@ -74,7 +74,7 @@ describe("fromJson", () => {
       [{ ...MINIMAL, instruction: { ...MINIMAL.instruction, memo: "x" } }, "instruction.memo: unknown field"],
       [
         { ...MINIMAL, instruction: { kind: "mint" } },
-        'instruction.kind: unknown instruction kind "mint" (expected transfer, registerValidator, exitValidator, withdrawStake, unjailValidator, submitEvidence, sysCancelTimer, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)',
+        'instruction.kind: unknown instruction kind "mint" (expected transfer, registerValidator, exitValidator, withdrawStake, unjailValidator, submitEvidence, sysCancelTimer, dkgLog, deploy, call, scheduleTimer, cancelTimer, custom or publishLibrary)',
       ],
       [
         { ...MINIMAL, instruction: { kind: "transfer", to: MINIMAL.instruction.to } },

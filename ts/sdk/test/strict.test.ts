@@ -104,7 +104,7 @@ describe("transaction", () => {
   });
   it("rejects unknown categories and sub_types", () => {
     expect(codecError(() => decodeTransaction(splice(VECTOR_1, 2, 1, [4]))).code).toBe("UNKNOWN_CATEGORY");
-    expect(codecError(() => decodeTransaction(splice(VECTOR_1, 3, 1, [8]))).code).toBe("UNKNOWN_SUB_TYPE");
+    expect(codecError(() => decodeTransaction(splice(VECTOR_1, 3, 1, [9]))).code).toBe("UNKNOWN_SUB_TYPE");
     expect(codecError(() => decodeInstruction(Uint8Array.of(1, 0))).code).toBe("UNKNOWN_SUB_TYPE");
     expect(codecError(() => decodeInstruction(Uint8Array.of(1, 5))).code).toBe("UNKNOWN_SUB_TYPE");
     expect(codecError(() => decodeInstruction(Uint8Array.of(3, 2))).code).toBe("UNKNOWN_SUB_TYPE");

@@ -1,8 +1,9 @@
 /**
  * The whole validator lifecycle through the SDK on a devnet with short epochs (5 blocks),
  * unbonding (40 blocks) and the default 10,000 CBY minimum stake: registered in epoch e, the
- * validator is in the set from epoch e+1 (alone, so it holds all the stake and earns the
- * block rewards), exits, is out of the set from the epoch after its exit, cannot withdraw
+ * validator is in the set from epoch e+1 — e+2 when registered at or after the freeze point
+ * F(e) = e·5 + 2 (docs/execution.md "Validator set") — (alone, so it holds all the stake and
+ * earns the block rewards), exits, is out of the set from the next such epoch, cannot withdraw
  * before the unbonding ends, then withdraws its whole stake and its record is gone. A second
  * validator equivocates (two notarize votes for one view): anyone's `submitEvidence` slashes
  * 1 % of its stake and jails it for 40 blocks; unjailing fails until then and succeeds after,
@@ -30,6 +31,8 @@ const UNBONDING = 40n;
 /** poll receipts often: blocks are 50 ms */
 const WAIT = { timeoutMs: 30_000, pollIntervalMs: 20 };
 const JAIL = 40n;
+/** The first epoch whose set a change made in block `h` reaches: the set of e+1 is frozen at F(e) = e·E + ⌊E/2⌋. */
+const firstEpochAfter = (h: bigint): bigint => h / EPOCH + (h % EPOCH < EPOCH / 2n ? 1n : 2n);
 const native = createRequire(import.meta.url)("@cowboy/native") as {
   blsKeygen(ikm: Buffer): Buffer;
   blsPublicKey(sk: Buffer): Buffer;
@@ -81,7 +84,7 @@ describe("validator lifecycle with short epochs", () => {
         WAIT,
       ),
     );
-    const activation = reg.blockNumber / EPOCH + 1n;
+    const activation = firstEpochAfter(reg.blockNumber);
     expect((await wallet.getValidator(wallet.address))?.activationEpoch).toBe(activation);
     expect(inSet(await wallet.getValidators(reg.blockNumber / EPOCH))).toBe(false);
 
@@ -117,8 +120,8 @@ describe("validator lifecycle with short epochs", () => {
     expect(caught).toBeInstanceOf(ValidatorTxError);
     expect((caught as ValidatorTxError).failure?.values.unbondsAt).toBe(exit.blockNumber + UNBONDING);
 
-    // out of the set from the epoch after the exit
-    const out = exit.blockNumber / EPOCH + 1n;
+    // out of the set from the first epoch fixed after the exit
+    const out = firstEpochAfter(exit.blockNumber);
     await untilHeight(out * EPOCH);
     expect(inSet(await wallet.getValidators(out))).toBe(false);
 
@@ -158,7 +161,7 @@ describe("validator lifecycle with short epochs", () => {
         WAIT,
       ),
     );
-    const epoch = reg.blockNumber / EPOCH + 1n;
+    const epoch = firstEpochAfter(reg.blockNumber);
     await untilHeight(epoch * EPOCH);
     const index = (await operator.getValidators(epoch)).validators.findIndex((m) =>
       bytesEqual(m.address, operator.address),
@@ -198,8 +201,8 @@ describe("validator lifecycle with short epochs", () => {
     expect(() => checkValidatorReceipt(early)).toThrow(ValidatorTxError);
     expect(early.error).toMatch(/^ERR_VALIDATOR_STILL_JAILED/);
 
-    // out of the set from the epoch after the jail began
-    const out = punished.blockNumber / EPOCH + 1n;
+    // out of the set from the first epoch fixed after the jail began
+    const out = firstEpochAfter(punished.blockNumber);
     await untilHeight(out * EPOCH);
     expect(
       (await operator.getValidators(out)).validators.some((m) => bytesEqual(m.address, operator.address)),
@@ -210,7 +213,7 @@ describe("validator lifecycle with short epochs", () => {
       await operator.waitForTransactionReceipt((await operator.unjailValidator()).hash, WAIT),
     );
     expect((await operator.getValidator(operator.address))?.jailedUntil).toBe(0n);
-    const back = freed.blockNumber / EPOCH + 1n;
+    const back = firstEpochAfter(freed.blockNumber);
     await untilHeight(back * EPOCH);
     const set = await operator.getValidators(back);
     expect(set.validators.find((m) => bytesEqual(m.address, operator.address))?.stake).toBe(

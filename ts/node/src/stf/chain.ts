@@ -141,15 +141,17 @@ export function orderKey(beacon: Uint8Array, hash: Uint8Array, height: bigint): 
 
 /**
  * The execution order of a block's transactions: lanes in priority order; within a lane by
- * order key, except that each sender's transactions take that sender's positions in nonce
- * order (so a VRF shuffle never breaks a nonce sequence).
+ * order key; then each sender's transactions take that sender's positions in the whole block
+ * in nonce order, across lanes (so neither a VRF shuffle nor the lane order — a System-lane
+ * registration with a higher nonce than the same sender's User-lane transfer — ever breaks a
+ * nonce sequence). A transaction keeps its own lane for budgets and fees; only its slot moves.
  */
 export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(
   items: readonly T[],
   beacon: Uint8Array,
   height: bigint,
 ): T[] {
-  const out: T[] = [];
+  const slots: { i: T; sender: string }[] = [];
   if (beacon.length !== 32) throw new RangeError(`beacon of ${beacon.length} bytes, expected 32`);
   for (const lane of LANES) {
     const inLane = items.filter((i) => laneOf(i.tx) === lane);
@@ -171,22 +173,25 @@ export function executionOrder<T extends { tx: Transaction; hash: Uint8Array }>(
       sender: Buffer.from(i.tx.from.buffer, i.tx.from.byteOffset, i.tx.from.byteLength).toString("latin1"),
     }));
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : Buffer.compare(a.i.hash, b.i.hash)));
-    const bySender = new Map<string, T[]>();
-    for (const { i, sender } of keyed) {
-      const list = bySender.get(sender);
-      if (list === undefined) bySender.set(sender, [i]);
-      else list.push(i);
-    }
-    for (const list of bySender.values()) {
-      if (list.length > 1)
-        list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
-    }
-    const next = new Map<string, number>();
-    for (const { sender } of keyed) {
-      const k = next.get(sender) ?? 0;
-      next.set(sender, k + 1);
-      out.push((bySender.get(sender) as T[])[k] as T);
-    }
+    for (const { i, sender } of keyed) slots.push({ i, sender });
+  }
+  // each sender's transactions, in nonce order, into that sender's slots (across lanes)
+  const bySender = new Map<string, T[]>();
+  for (const { i, sender } of slots) {
+    const list = bySender.get(sender);
+    if (list === undefined) bySender.set(sender, [i]);
+    else list.push(i);
+  }
+  for (const list of bySender.values()) {
+    if (list.length > 1)
+      list.sort((a, b) => (a.tx.nonce < b.tx.nonce ? -1 : a.tx.nonce > b.tx.nonce ? 1 : 0));
+  }
+  const next = new Map<string, number>();
+  const out: T[] = [];
+  for (const { sender } of slots) {
+    const k = next.get(sender) ?? 0;
+    next.set(sender, k + 1);
+    out.push((bySender.get(sender) as T[])[k] as T);
   }
   return out;
 }

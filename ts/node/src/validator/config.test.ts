@@ -76,6 +76,27 @@ describe("validator config files", () => {
     });
     expect(s.metrics).toBe(true);
     expect(s.genesis.chainId).toBe(7778n);
+    // the localnet's genesis group comes from a DKG: its output is in the genesis, and the key
+    // file's share carries the key's position among the key-sorted validators' keys
+    expect(s.dkgOutput).not.toBeNull();
+    expect(s.genesis.dkgOutput).toEqual(s.dkgOutput);
+    const sorted = s.validators.map((v) => Buffer.from(v.blsPublicKey).toString("hex")).sort();
+    const mine = Buffer.from((s.validators[2] as { blsPublicKey: Uint8Array }).blsPublicKey).toString("hex");
+    expect(read(join(dir, "v2", "validator.key")).shareIndex).toBe(sorted.indexOf(mine));
+    expect(s.signer.share[0]).toBe(sorted.indexOf(mine));
+  });
+
+  it("checks the DKG fields: dkgOutput hex, shareIndex matching the share", () => {
+    expect(fieldOf(variant({ network: (n) => (n.dkgOutput = "0x") }))).toBe("dkgOutput");
+    expect(fieldOf(variant({ network: (n) => (n.dkgOutput = "zz") }))).toBe("dkgOutput");
+    expect(fieldOf(variant({ key: (k) => (k.shareIndex = ((k.shareIndex as number) + 1) % 4) }))).toBe(
+      "shareIndex",
+    );
+    expect(fieldOf(variant({ key: (k) => (k.shareIndex = -1) }))).toBe("shareIndex");
+    // without a dkgOutput (a dealer-dealt network) the genesis has none
+    const plain = variant({ network: (n) => delete n.dkgOutput })() as { dkgOutput: unknown; genesis: Json };
+    expect(plain.dkgOutput).toBeNull();
+    expect(plain.genesis.dkgOutput).toBeUndefined();
   });
 
   it("names the bad field", () => {

@@ -7,7 +7,7 @@
  * blocks.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GenesisDkg, genesisDkg, loadNative } from "@cowboy/consensus";
@@ -21,6 +21,7 @@ import {
 } from "@cowboy/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHAIN_ID, FEES, PROPOSER, secretKey } from "../../test/stf-helpers.ts";
+import type { Logger } from "../devnet/logger.ts";
 import { UNITS_PER_CBY } from "../params.ts";
 import { Chain } from "../stf/chain.ts";
 import { MemoryState } from "../stf/memory-state.ts";
@@ -133,6 +134,10 @@ class TestChain {
     );
   }
 
+  exit(v: Validator): Uint8Array {
+    return this.tx(v.operator, { kind: "exitValidator" }, 0n);
+  }
+
   register(v: Validator): Uint8Array {
     return this.tx(
       v.operator,
@@ -231,6 +236,13 @@ class Hub {
 
 // ----- validators -----
 
+/** Driver logs on stdout when DKG_TEST_LOG is set (debugging), else none. */
+function testLogger(name: string): Logger | null {
+  if (process.env.DKG_TEST_LOG === undefined) return null;
+  const line = (o: object, m: string) => console.log(Date.now() % 100_000, name, m, JSON.stringify(o));
+  return { info: line, warn: line, error: line, debug: line };
+}
+
 interface Validator {
   readonly name: string;
   readonly secret: Buffer;
@@ -285,7 +297,8 @@ class Net {
   readonly genesis: GenesisDkg;
   readonly pool: LogTx[] = [];
   readonly counters = new Map<string, Counters>();
-  private readonly pendingRegistration: Uint8Array[];
+  /** validator transactions for the next block */
+  readonly pendingTxs: Uint8Array[];
 
   /** `hub: false`: drivers are started by the caller on their own network ({@link startOn}) */
   constructor(o: { epochBlocks: number; hub?: boolean }) {
@@ -297,19 +310,26 @@ class Net {
       CHAIN_ID,
     );
     this.chain = new TestChain(o.epochBlocks, founders, this.genesis.output, [joiner]);
-    this.pendingRegistration = [this.chain.register(joiner)];
+    this.pendingTxs = [this.chain.register(joiner)];
     if (o.hub !== false) for (const v of this.validators) this.start(v);
   }
 
-  /** Starts (or restarts, with the same data directory) a validator's driver on the hub. */
-  start(v: Validator): DkgDriver {
+  /**
+   * Starts (or restarts, with the same data directory) a validator's driver on the hub;
+   * `o.lostGenesisShare`: it has no genesis share; `o.finalizedHeight`: its finalized tip.
+   */
+  start(v: Validator, o: { lostGenesisShare?: boolean; finalizedHeight?: number } = {}): DkgDriver {
     this.hub.online.add(v.peer);
-    return this.startOn(v, this.hub.endpoint(v.peer));
+    return this.startOn(v, this.hub.endpoint(v.peer), o);
   }
 
   /** Starts a validator's driver on `network`. */
-  startOn(v: Validator, network: DkgNetwork): DkgDriver {
-    const g = this.genesis.shares.find((s) => s.publicKey.equals(v.key));
+  startOn(
+    v: Validator,
+    network: DkgNetwork,
+    o: { lostGenesisShare?: boolean; finalizedHeight?: number } = {},
+  ): DkgDriver {
+    const g = o.lostGenesisShare ? undefined : this.genesis.shares.find((s) => s.publicKey.equals(v.key));
     const c: Counters = { ceremoniesStarted: 0, logsSubmitted: 0, sharesDerived: 0, failures: 0 };
     this.counters.set(v.name, c);
     const counter = (k: keyof Counters) => ({
@@ -326,9 +346,9 @@ class Net {
         this.pool.push({ ceremony, log: Buffer.from(log), from: v.operator });
       },
       dataDir: v.dir,
-      finalizedHeight: this.chain.height,
+      finalizedHeight: o.finalizedHeight ?? this.chain.height,
       genesisShare: g === undefined ? null : { index: g.index, share: g.share },
-      logger: null,
+      logger: testLogger(v.name),
       metrics: {
         ceremoniesStarted: counter("ceremoniesStarted"),
         logsSubmitted: counter("logsSubmitted"),
@@ -348,7 +368,7 @@ class Net {
   /** One finalized block with the pooled logs; every running driver sees it; messages flow. */
   async block(): Promise<number> {
     await Promise.resolve(); // let submitLog promises settle
-    const h = this.chain.block(this.pool.splice(0), this.pendingRegistration.splice(0));
+    const h = this.chain.block(this.pool.splice(0), this.pendingTxs.splice(0));
     for (const v of this.validators) v.driver?.onFinalized(h);
     this.hub.flush();
     await Promise.resolve();
@@ -439,6 +459,38 @@ describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
     expect(net.hub.penalties).toEqual([]);
   });
 
+  it("reshares again at the next boundary (5 → 4, one exits): dealers deal their ceremony-1 shares", async () => {
+    const net = new Net({ epochBlocks: E });
+    await net.runTo(17);
+    const leaver = net.validators[1] as Validator;
+    net.pendingTxs.push(net.chain.exit(leaver)); // in epoch 1, before F(1) = 24: leaves the set of 2
+    await net.runTo(24);
+    const rec = net.chain.chain.openCeremony() as CeremonyRecord;
+    expect(rec.ceremony).toBe(2);
+    expect(rec.dealers.length).toBe(5);
+    expect(rec.players.length).toBe(4);
+    await net.runTo(31);
+    expect(net.chain.decided(2)).toEqual({ ok: true, revealed: [] });
+    const g0 = net.chain.chain.epochGroup(0) as EpochGroup;
+    const g2 = net.chain.chain.epochGroup(2) as EpochGroup;
+    expect(g2.ceremony).toBe(2);
+    expect(hex(new x.BlsGroup(Buffer.from(g2.group)).publicKey)).toBe(
+      hex(new x.BlsGroup(Buffer.from(g0.group)).publicKey),
+    );
+    const shares: Uint8Array[] = [];
+    for (const v of net.validators) {
+      const s = v.driver?.shareFor(2);
+      if (v === leaver) {
+        expect(s).toBeNull();
+        continue;
+      }
+      expect(shareVerifies(g2.group, (s as { share: Uint8Array }).share)).toBe(true);
+      shares.push((s as { share: Uint8Array }).share);
+      expect(v.driver?.storedCeremonies()).toEqual([1, 2]);
+    }
+    expect(await seedRecovers(g2.group, shares.slice(0, 3))).toBe(true);
+  });
+
   it("a restarted node loads its persisted share (and derives nothing again)", async () => {
     const net = new Net({ epochBlocks: E });
     await net.runTo(15);
@@ -452,6 +504,27 @@ describe("DkgDriver: resharing from 4 validators to 4 + 1 joining", () => {
     await net.runTo(17);
     expect(d.shareFor(1)).toEqual(before);
     expect(net.counters.get(v.name)?.sharesDerived).toBe(0);
+  });
+});
+
+describe("DkgDriver: share files", () => {
+  it("refuses an unreadable share file at start and a share that does not verify against the group", async () => {
+    const net = new Net({ epochBlocks: E });
+    await net.runTo(15);
+    const v = net.validators[2] as Validator;
+    const path = join(v.dir, "dkg", "share-1.json");
+    const good = readFileSync(path, "utf8");
+    net.stop(v);
+    writeFileSync(path, "{ not json");
+    expect(() => net.start(v)).toThrow(expect.objectContaining({ code: "ERR_DKG_DRIVER_STORE" }));
+    // a well-formed file holding another validator's share: the index or the share is refused
+    const other = JSON.parse(
+      readFileSync(join((net.validators[3] as Validator).dir, "dkg", "share-1.json"), "utf8"),
+    );
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(good), share: other.share }));
+    expect(net.start(v).shareFor(1)).toBeNull();
+    writeFileSync(path, good);
+    expect(net.start(v).shareFor(1)).not.toBeNull();
   });
 });
 
@@ -501,10 +574,14 @@ describe("DkgDriver: faults", () => {
     await net.runTo(9);
     expect(readdirSync(join(joiner.dir, "dkg"))).toContain("dealings-1.json");
     net.stop(joiner);
-    await net.runTo(16); // decided without it running
+    await net.runTo(15); // decided without it running
     expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
-    const d = net.start(joiner);
-    const s = d.shareFor(1); // derived now from the persisted dealings and the chain's logs
+    // restarted while its finalized tip is still before the ceremony's last block: the chain's
+    // head already shows the new group, but no share comes from logs that are not final here
+    const d = net.start(joiner, { finalizedHeight: 14 });
+    expect(d.shareFor(1)).toBeNull();
+    d.onFinalized(15);
+    const s = d.shareFor(1); // derived from the persisted dealings and the chain's logs
     expect(s).not.toBeNull();
     expect(
       shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
@@ -554,6 +631,27 @@ describe("DkgDriver: faults", () => {
     expect(net.chain.chain.ceremony(1)?.logs.length).toBe(4);
     expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     for (const v of net.validators) expect(v.driver?.shareFor(1)).not.toBeNull();
+  });
+
+  it("a dealer that lost its previous share does not deal but still gets its new share", async () => {
+    const net = new Net({ epochBlocks: E });
+    const v0 = net.validators[0] as Validator;
+    net.stop(v0);
+    net.start(v0, { lostGenesisShare: true });
+    expect(v0.driver?.shareFor(0)).toBeNull();
+    await net.runTo(15);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(3);
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
+    const s = v0.driver?.shareFor(1);
+    expect(
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+    ).toBe(true);
+    expect(net.counters.get("v0")).toMatchObject({
+      ceremoniesStarted: 1,
+      logsSubmitted: 0,
+      sharesDerived: 1,
+      failures: 1,
+    });
   });
 
   it("resubmits a log that did not make it on chain; the chain refuses the duplicate", async () => {
@@ -722,11 +820,12 @@ describe("DkgDriver over libp2p", () => {
       await waitFor("a full mesh on the DKG topic", () =>
         nodes.every((n) => n.topicPeers("dkg").length === 4),
       );
-      // blocks come every 100 ms; the ceremony must finish with every player acknowledged
-      while (net.chain.height < 15) {
-        await net.block();
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await net.runTo(8); // F(0): the ceremony opens; hellos, dealings and acks travel over libp2p
+      // the next block comes once every dealer closed because every player acknowledged (a
+      // dealer closes before its deadline at 11 only then); meanwhile the drivers resend
+      await waitFor("every dealer's log", () => net.pool.length === 4, 60_000);
+      await net.runTo(15);
+      expect(net.chain.receipts).toEqual(["ok", "ok", "ok", "ok"]);
       expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
       const g1 = net.chain.chain.epochGroup(1) as EpochGroup;
       for (const v of net.validators) {

@@ -401,6 +401,8 @@ export class DkgDriver {
   private readonly shares = new Map<number, StoredShare>();
   private lastHeight: number;
   private swept = false;
+  /** `ceremony:group` pairs whose share verified against the group */
+  private readonly checked = new Set<string>();
 
   /** Throws `DkgDriverError` (`ERR_DKG_DRIVER_KEY`, `ERR_DKG_DRIVER_STORE`) for a bad key or unreadable share files. */
   constructor(o: DkgDriverOptions) {
@@ -426,7 +428,14 @@ export class DkgDriver {
     this.resendEvery = Math.max(1, o.resendEveryBlocks ?? 2);
     this.retryBlocks = Math.max(1, o.submitRetryBlocks ?? 3);
     this.lastHeight = o.finalizedHeight ?? -1;
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new DkgDriverError(
+        "ERR_DKG_DRIVER_STORE",
+        `cannot create ${this.dir}: ${(err as Error).message}`,
+      );
+    }
     this.loadShares();
     this.net.listen({
       gossip: (data, from) => this.onGossip(data, from),
@@ -511,6 +520,18 @@ export class DkgDriver {
         "dkg: the stored share's index does not match the group",
       );
       return null;
+    }
+    // checked once per ceremony and group: a share file or genesis share of another group is refused
+    const tag = `${g.ceremony}:${hex(g.group).slice(0, 64)}`;
+    if (!this.checked.has(tag)) {
+      if (!this.shareMatches(g.group, Buffer.from(s.share))) {
+        this.log?.error(
+          { epoch, ceremony: g.ceremony },
+          "dkg: my share does not verify against the epoch's group",
+        );
+        return null;
+      }
+      this.checked.add(tag);
     }
     return s;
   }
@@ -953,6 +974,7 @@ export class DkgDriver {
     const d = s.dealings.get(playerHex);
     const peer = s.peers.get(playerHex)?.peer;
     if (d === undefined || peer === undefined || s.publicMessage === null) return;
+    this.log?.debug({ ceremony: s.n, player: playerHex.slice(0, 16), peer }, "dkg: dealing out");
     this.net.send(
       peer,
       encodeFrame(this.chain.chainId, {
@@ -982,6 +1004,7 @@ export class DkgDriver {
     const a = s.acksOut.get(dealerHex);
     const peer = s.peers.get(dealerHex)?.peer;
     if (a === undefined || peer === undefined) return;
+    this.log?.debug({ ceremony: s.n, dealer: dealerHex.slice(0, 16), peer }, "dkg: acknowledgement out");
     this.net.send(
       peer,
       encodeFrame(this.chain.chainId, {
@@ -1066,6 +1089,10 @@ export class DkgDriver {
       this.net.penalize(from, PENALTY.undecodable, "dkg frame with an invalid peer binding");
       return;
     }
+    this.log?.debug(
+      { ceremony: s.n, type: f.type, key: hex(f.key).slice(0, 16), peer: from },
+      "dkg: frame in",
+    );
     if (f.type === "deal") {
       if (!s.isPlayer || !s.dealerSet.has(hex(f.key))) return;
       this.feedDealing(s, f.key, f.pub, f.priv, from);

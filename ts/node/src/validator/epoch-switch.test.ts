@@ -3,7 +3,8 @@
  * default) and a short epoch: every node runs one voter per epoch and switches at each epoch's
  * last block — views restart at 1, the same chain everywhere — and a validator that exits
  * stops voting from the epoch whose set no longer holds it (the others reshare the group among
- * themselves and keep finalizing; it follows the chain without voting).
+ * themselves and keep finalizing; it follows the chain without voting). A validator killed
+ * for two epochs restarts, block-syncs across the boundaries and votes in the current epoch.
  */
 import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,6 +113,25 @@ describe("epoch switching: four validator processes", () => {
       expect(new Set(hashes).size).toBe(1);
     }
   }, 120_000);
+
+  it("a validator down across two boundaries catches up across them and votes in the current epoch", async () => {
+    const p = procs[2] as ValidatorProcess;
+    p.child.kill("SIGKILL");
+    await p.exited;
+    procs[2] = null;
+    const from = await height(0);
+    const boundary = (Math.floor(from / E) + 2) * E;
+    await waitFor("two more boundaries without it", async () => (await height(0)) >= boundary + 2, 90_000);
+    await start(2);
+    await waitFor("it to catch up", async () => (await height(2)) >= (await height(0)) - 2, 60_000);
+    await waitFor("it to vote again", async () => {
+      const [s0, s2] = [await status(0), await status(2)];
+      return s2.voting && s2.epoch === s0.epoch;
+    });
+    const h = Math.min(await height(0), await height(2));
+    expect(await hashAt(2, h)).toBe(await hashAt(0, h));
+    expect(await hashAt(2, boundary)).toBe(await hashAt(0, boundary));
+  }, 180_000);
 
   it("a validator that exits stops voting from the epoch after; the others keep finalizing", async () => {
     const sk = localnetOperatorKeys(N)[3] as Uint8Array;

@@ -1,11 +1,19 @@
 /**
- * {@link ValidatorNode}: one validator of a multi-validator Cowboy network — the Simplex voter
- * (`startValidator` of ts/p2p: libp2p, block sync, signing journal) driving the state
- * transition function through {@link ChainApplication}, a mempool fed by JSON-RPC and by
- * transaction gossip (`/cowboy/<chain>/tx/1`), a ledger of finalized blocks (receipts,
- * transaction and event indexes) and the JSON-RPC server of the devnet (ts/rpc).
+ * {@link ValidatorNode}: one validator of a multi-validator Cowboy network — Simplex voters
+ * over libp2p (block sync, signing journal) driving the state transition function through
+ * {@link ChainApplication}, a mempool fed by JSON-RPC and by transaction gossip
+ * (`/cowboy/<chain>/tx/1`), a ledger of finalized blocks (receipts, transaction and event
+ * indexes) and the JSON-RPC server of the devnet (ts/rpc).
  *
- * Data directory: `p2p.key` (network identity), `votes.journal` (signed votes),
+ * Epochs: when the genesis carries a DKG output the chain has a validator set and threshold
+ * group per epoch (`chain.epochGroup`), and the node runs one voter per epoch
+ * ({@link EpochVoters}): at an epoch's last finalized block it switches to the next epoch's set
+ * and group, voting with its share from the DKG driver (./dkg.ts, contract C4) when it is a
+ * member that holds one, following otherwise. Without a DKG output one voter runs the network
+ * file's set for the network's life.
+ *
+ * Data directory: `p2p.key` (network identity), `votes.journal` (signed votes), `dkg/` (the
+ * DKG driver's shares and ceremony state),
  * `finalized.log` (finalized blocks with their certificates: the consensus chain),
  * `state/` (QMDB store; may run a few blocks ahead of finality), `ledger/` (LevelDB, finalized
  * blocks only). RPC `latest` is the newest finalized block: every block served is final.
