@@ -8,11 +8,68 @@
 //!
 //! Class and module annotations (`x: int` in a class body or at module level) are stored in
 //! the namespace's `__annotations__` dict by the compiler (`SetupAnnotations`).
+//!
+//! Under `from __future__ import annotations` ([`future_features`]) no annotation is
+//! evaluated: each is stored as its source text as CPython 3.11 renders it
+//! ([`crate::unparse`]).
 
 use crate::cost;
 use crate::dict::Dict;
 use crate::value::{Function, Value};
 use crate::vm::{PyResult, Vm};
+use ruff_python_ast::{Expr, Stmt};
+
+/// Features `from __future__ import` accepts; all but `annotations` are always on in 3.11.
+const FUTURE_FEATURES: &[&str] = &[
+    "absolute_import",
+    "annotations",
+    "division",
+    "generator_stop",
+    "generators",
+    "nested_scopes",
+    "print_function",
+    "unicode_literals",
+    "with_statement",
+];
+
+/// Check a module's `from __future__ import …` statements (CPython's rules: only at the
+/// beginning of the file, after at most a docstring, and only known features) and return
+/// whether `annotations` is among them. `Err` carries the message and the source offset.
+/// The statements bind no names in the PVM (CPython binds `_Feature` objects).
+pub fn future_features(body: &[Stmt]) -> Result<bool, (String, u32)> {
+    let mut annotations = false;
+    let mut leading = true;
+    for (i, s) in body.iter().enumerate() {
+        match s {
+            Stmt::ImportFrom(f)
+                if f.level == 0 && f.module.as_ref().is_some_and(|m| m.id == "__future__") =>
+            {
+                let at = f.range.start().to_u32();
+                if !leading {
+                    return Err((
+                        "from __future__ imports must occur at the beginning of the file".into(),
+                        at,
+                    ));
+                }
+                for a in &f.names {
+                    match a.name.id.as_str() {
+                        "annotations" => annotations = true,
+                        "braces" => return Err(("not a chance".into(), at)),
+                        "barry_as_FLUFL" => {
+                            let m = "future feature barry_as_FLUFL is not supported in the PVM";
+                            return Err((m.into(), at));
+                        }
+                        n if FUTURE_FEATURES.contains(&n) => {}
+                        n => return Err((format!("future feature {n} is not defined"), at)),
+                    }
+                }
+            }
+            Stmt::Expr(e) if i == 0 && matches!(&*e.value, Expr::StringLiteral(_)) => {}
+            _ => leading = false,
+        }
+    }
+    Ok(annotations)
+}
 
 impl Vm {
     /// `f.__annotations__`: the stored dict, built on first read (charged one dict

@@ -224,6 +224,10 @@ impl Vm {
                 if let Value::Slice(sl) = k {
                     let (start, _, step, n) = slice_indices(self, sl, s.nchars)?;
                     self.charge(n as u64)?;
+                    if step == 1 && s.is_ascii() {
+                        let start = start as usize;
+                        return Ok(Value::str(&s.s[start..start + n]));
+                    }
                     if s.is_ascii() {
                         let b = s.s.as_bytes();
                         let out: String = (0..n)

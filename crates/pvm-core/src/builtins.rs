@@ -236,6 +236,42 @@ pub fn sort_values(
         log += 1;
     }
     vm.charge(n as u64 * log)?;
+    // Keys whose comparisons run no user code (ints, floats, strs, tuples of those) are sorted
+    // with a pure comparator: the same merge sort, so the same comparisons in the same order,
+    // whose str length charges are summed and charged once at the end (nothing observable
+    // happens between them, so this runs out of cycles exactly when charging each would). If a
+    // comparison needs the general path, nothing has been charged or changed yet and the sort
+    // starts over with the general comparison.
+    let mut pure_charge = 0u64;
+    let pure = merge_sort_indices(n, reverse, |x, y| {
+        let (r, c) = vm
+            .order_pure(&keys[x], &keys[y], crate::bytecode::CmpOp::Lt)
+            .ok_or(())?;
+        pure_charge += c;
+        Ok::<bool, ()>(r)
+    });
+    let idx = match pure {
+        Ok(idx) => {
+            vm.charge(pure_charge)?;
+            idx
+        }
+        Err(()) => merge_sort_indices(n, reverse, |x, y| vm.lt(&keys[x], &keys[y]))?,
+    };
+    let mut slots: Vec<Option<Value>> = items.into_iter().map(Some).collect();
+    Ok(idx
+        .into_iter()
+        .map(|i| slots[i].take().unwrap_or_default())
+        .collect())
+}
+
+/// The stable bottom-up merge sort of `sort_values`: the permutation of `0..n` that sorts by
+/// `less(i, j)` ("is key i < key j"), asked in a fixed order (with `reverse`, the operands are
+/// swapped, which keeps equal keys in their original order). The first error stops it.
+fn merge_sort_indices<E>(
+    n: usize,
+    reverse: bool,
+    mut less: impl FnMut(usize, usize) -> Result<bool, E>,
+) -> Result<Vec<usize>, E> {
     let mut idx: Vec<usize> = (0..n).collect();
     let mut buf: Vec<usize> = vec![0; n];
     let mut width = 1;
@@ -248,9 +284,9 @@ pub fn sort_values(
             while a < mid && b < hi {
                 // take from right only if right < left (stability); reverse flips the comparison
                 let take_right = if reverse {
-                    vm.lt(&keys[idx[a]], &keys[idx[b]])?
+                    less(idx[a], idx[b])?
                 } else {
-                    vm.lt(&keys[idx[b]], &keys[idx[a]])?
+                    less(idx[b], idx[a])?
                 };
                 if take_right {
                     buf[o] = idx[b];
@@ -261,26 +297,15 @@ pub fn sort_values(
                 }
                 o += 1;
             }
-            while a < mid {
-                buf[o] = idx[a];
-                a += 1;
-                o += 1;
-            }
-            while b < hi {
-                buf[o] = idx[b];
-                b += 1;
-                o += 1;
-            }
+            buf[o..o + (mid - a)].copy_from_slice(&idx[a..mid]);
+            o += mid - a;
+            buf[o..o + (hi - b)].copy_from_slice(&idx[b..hi]);
             i += 2 * width;
         }
         std::mem::swap(&mut idx, &mut buf);
         width *= 2;
     }
-    let mut slots: Vec<Option<Value>> = items.into_iter().map(Some).collect();
-    Ok(idx
-        .into_iter()
-        .map(|i| slots[i].take().unwrap_or_default())
-        .collect())
+    Ok(idx)
 }
 
 fn minmax(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw, is_max: bool) -> PyResult<Value> {
@@ -1317,6 +1342,28 @@ fn parse_float_str(vm: &Vm, s: &str) -> PyResult<F64> {
     })
 }
 
+/// The value of `text` when it is an optional sign followed by 1 to 18 ASCII decimal digits
+/// and nothing else (what `int(text)` then returns, always within i64); None otherwise.
+fn small_decimal(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    let (neg, digits) = match b.first() {
+        Some(b'-') => (true, &b[1..]),
+        Some(b'+') => (false, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (d - b'0') as i64;
+    }
+    Some(if neg { -v } else { v })
+}
+
 /// Construct an instance of a built-in type.
 pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
     let a0 = args.first().cloned();
@@ -1336,6 +1383,11 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
                             "ValueError",
                             "Exceeds the limit (4300 digits) for integer string conversion",
                         ));
+                    }
+                    if base == 10
+                        && let Some(i) = small_decimal(&s.s)
+                    {
+                        return Ok(Value::Int(i));
                     }
                     let b = pvm_text::int_text::parse_int(&s.s, base as u32)
                         .map_err(|e| text_err(vm, e))?;

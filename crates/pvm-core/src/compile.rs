@@ -101,6 +101,11 @@ pub fn compile_uncached_with(
         units: Vec::new(),
         depth: 0,
         opts: options,
+        future_annotations: crate::annotations::future_features(&module.body)
+            .map_err(|(msg, off)| CompileError {
+                msg,
+                line: line_of(off),
+            })?,
     };
     c.push_unit(0, "<module>".into(), "<module>".into(), CodeKind::Module, 1);
     if has_annotations(&module.body) {
@@ -161,6 +166,8 @@ struct Compiler<'a> {
     units: Vec<Unit<'a>>,
     depth: u32,
     opts: CompileOptions,
+    /// `from __future__ import annotations`: annotations are stored as strings (PEP 563).
+    future_annotations: bool,
 }
 
 type R = Result<(), CompileError>;
@@ -523,7 +530,7 @@ impl<'a> Compiler<'a> {
                     && a.simple
                     && matches!(self.u().kind, CodeKind::Module | CodeKind::Class)
                 {
-                    self.expr(&a.annotation)?;
+                    self.annotation_value(&a.annotation)?;
                     let ni = self.name("__annotations__");
                     self.emit(Instr::LoadName(ni));
                     let k = self.str_const(n.id.as_str());
@@ -686,6 +693,9 @@ impl<'a> Compiler<'a> {
                     }
                 }
             }
+            // a compiler directive, checked by `annotations::future_features`
+            Stmt::ImportFrom(i)
+                if i.level == 0 && i.module.as_ref().is_some_and(|m| m.id == "__future__") => {}
             Stmt::ImportFrom(i) => {
                 if i.level > 0 {
                     return Err(self.err("relative imports are not supported"));
@@ -1061,10 +1071,22 @@ impl<'a> Compiler<'a> {
         for (n, e) in &anns {
             let k = self.str_const(n);
             self.emit(Instr::LoadConst(k));
-            self.expr(e)?;
+            self.annotation_value(e)?;
         }
         self.emit(Instr::BuildTuple(2 * anns.len() as u32));
         Ok(8)
+    }
+
+    /// Push the value of annotation `e`: evaluated, or its source text (CPython's rendering)
+    /// under `from __future__ import annotations`.
+    fn annotation_value(&mut self, e: &'a Expr) -> R {
+        if !self.future_annotations {
+            return self.expr(e);
+        }
+        let text = crate::unparse::annotation(e, self.source).map_err(|m| self.err(m))?;
+        let k = self.str_const(&text);
+        self.emit(Instr::LoadConst(k));
+        Ok(())
     }
 
     fn setup_params(&mut self, p: Option<&'a ast::Parameters>) {

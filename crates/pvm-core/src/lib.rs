@@ -29,6 +29,7 @@ pub mod ops;
 pub mod symtable;
 pub mod tmpfs;
 pub mod types;
+pub mod unparse;
 pub mod value;
 pub mod vm;
 pub mod worker;

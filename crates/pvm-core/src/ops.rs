@@ -13,6 +13,37 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
+/// `x op y` for two ints when `Vm::binary_op` (in place or not) gives an int computed by its
+/// i64 path without raising: the same value. None when the operation raises (division or
+/// modulo by zero, negative shift count), overflows i64, or is `/` or `**` (the general path
+/// then computes or raises exactly as before). Charges nothing, like that i64 path.
+#[inline]
+pub fn int_fast(x: i64, y: i64, op: BinOp) -> Option<i64> {
+    match op {
+        BinOp::Add => x.checked_add(y),
+        BinOp::Sub => x.checked_sub(y),
+        BinOp::Mul => x.checked_mul(y),
+        BinOp::FloorDiv if y != 0 => x
+            .checked_div_euclid(y)
+            .map(|_| num_integer::Integer::div_floor(&x, &y)),
+        BinOp::Mod if y != 0 => x
+            .checked_rem(y)
+            .map(|_| num_integer::Integer::mod_floor(&x, &y)),
+        BinOp::And => Some(x & y),
+        BinOp::Or => Some(x | y),
+        BinOp::Xor => Some(x ^ y),
+        BinOp::RShift if y >= 0 => Some(if y >= 64 {
+            if x < 0 { -1 } else { 0 }
+        } else {
+            x >> y
+        }),
+        BinOp::LShift if y >= 0 && y < 63 && (x.unsigned_abs().leading_zeros() as i64) > y + 1 => {
+            Some(x << y)
+        }
+        _ => None,
+    }
+}
+
 /// Whether ordering `o` satisfies the ordering operator `op` (`<`, `<=`, `>`, `>=`).
 #[inline]
 fn ordering_holds(o: Ordering, op: CmpOp) -> bool {
@@ -1045,6 +1076,23 @@ impl Vm {
         })
     }
 
+    /// The pure part of [`Vm::order_simple`]: the result of `order(a, b, op)` and the cycles it
+    /// would charge, computed without charging, or None when the operands need the general
+    /// path. Runs no user code and changes nothing.
+    #[inline]
+    pub fn order_pure(&self, a: &Value, b: &Value, op: CmpOp) -> Option<(bool, u64)> {
+        match (a, b) {
+            (Value::Tuple(x), Value::Tuple(y)) => {
+                // `seq_order` enters one native level; at the limit that raises instead.
+                if self.native_depth >= crate::vm::MAX_NATIVE_DEPTH {
+                    return None;
+                }
+                tuple_order_simple(&x.v, &y.v, op)
+            }
+            _ => scalar_order(a, b, op),
+        }
+    }
+
     /// `x < y` for sorting / min / max.
     #[inline]
     pub fn lt(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
@@ -1062,16 +1110,7 @@ impl Vm {
     /// operands need the general path (nothing has been charged then).
     #[inline]
     pub fn order_simple(&mut self, a: &Value, b: &Value, op: CmpOp) -> Option<PyResult<bool>> {
-        let (r, c) = match (a, b) {
-            (Value::Tuple(x), Value::Tuple(y)) => {
-                // `seq_order` enters one native level; at the limit that raises instead.
-                if self.native_depth >= crate::vm::MAX_NATIVE_DEPTH {
-                    return None;
-                }
-                tuple_order_simple(&x.v, &y.v, op)?
-            }
-            _ => scalar_order(a, b, op)?,
-        };
+        let (r, c) = self.order_pure(a, b, op)?;
         Some(if c == 0 {
             Ok(r)
         } else {

@@ -12,7 +12,13 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// A Python value.
+///
+/// Laid out as a tag byte followed by an 8-byte-aligned payload (`repr(C, u8)`), so that every
+/// payload (including a bool's) is one aligned word: the interpreter moves values between its
+/// stack, locals and containers whole, and a payload at an odd offset would make those moves
+/// piecemeal. The layout is not observable from Python.
 #[derive(Clone, Debug, Default)]
+#[repr(C, u8)]
 pub enum Value {
     /// `None`
     #[default]
@@ -260,9 +266,19 @@ impl std::borrow::Borrow<str> for StrBuf {
 }
 
 impl PartialEq for StrBuf {
+    /// Equality of the texts. A text of at most [`StrBuf::INLINE`] bytes is always stored
+    /// inline with the unused bytes zero (every constructor goes through `StrBuf::inline` for
+    /// such texts) and a longer one always boxed, so two inline buffers are equal exactly when
+    /// their lengths and whole buffers are, and an inline text never equals a boxed one.
     #[inline]
     fn eq(&self, o: &StrBuf) -> bool {
-        self.as_str() == o.as_str()
+        match (&self.0, &o.0) {
+            (StrRepr::Inline { len: a, buf: x }, StrRepr::Inline { len: b, buf: y }) => {
+                a == b && x == y
+            }
+            (StrRepr::Heap(x), StrRepr::Heap(y)) => x == y,
+            _ => false,
+        }
     }
 }
 impl Eq for StrBuf {}

@@ -1084,16 +1084,38 @@ impl Vm {
                 Instr::StoreGlobal(i) => {
                     let f = self.fr();
                     let v = f.stack.pop().unwrap_or_default();
-                    let name = f.code.names[i as usize].clone();
                     let g = f.globals.clone();
                     let old = {
                         let mut d = g.dict.borrow_mut();
-                        let h = crate::dict::str_hash(&name);
-                        match d.find_g(h, |k| crate::dict::str_key_eq(k, &name)) {
-                            Some(slot) => d.slot_value_mut(slot).map(|x| std::mem::replace(x, v)),
+                        // Inline cache: the slot the name was found at while the globals had
+                        // this key layout (overwriting a value keeps the layout version).
+                        let cell = &f.code.caches[f.ip - 1];
+                        let c = cell.get();
+                        let hit = if c.depth == 1 && c.vers[0] == d.version() {
+                            d.slot_value_mut(c.slot as usize)
+                        } else {
+                            None
+                        };
+                        match hit {
+                            Some(x) => Some(std::mem::replace(x, v)),
                             None => {
-                                d.push(h, Value::str(&*name), v);
-                                None
+                                let name = &f.code.names[i as usize];
+                                let h = f.code.name_hashes[i as usize];
+                                match d.find_g(h, |k| crate::dict::str_key_eq(k, name)) {
+                                    Some(slot) => {
+                                        cell.set(crate::bytecode::InlineCache {
+                                            vers: [d.version(), 0, 0],
+                                            slot: slot as u32,
+                                            depth: 1,
+                                            ..Default::default()
+                                        });
+                                        d.slot_value_mut(slot).map(|x| std::mem::replace(x, v))
+                                    }
+                                    None => {
+                                        d.push(h, Value::str(&**name), v);
+                                        None
+                                    }
+                                }
                             }
                         }
                     };
@@ -1509,6 +1531,27 @@ impl Vm {
                         {
                             let same = a.is_none() && b.is_none();
                             Some(same == (op == crate::bytecode::CmpOp::Is))
+                        }
+                        // Likewise with a bool on one side (bool is not a value type): the
+                        // same object exactly when both are the same bool.
+                        (Value::Bool(_), _) | (_, Value::Bool(_))
+                            if matches!(
+                                op,
+                                crate::bytecode::CmpOp::Is | crate::bytecode::CmpOp::IsNot
+                            ) =>
+                        {
+                            let same = matches!((&a, &b), (Value::Bool(x), Value::Bool(y)) if x == y);
+                            Some(same == (op == crate::bytecode::CmpOp::Is))
+                        }
+                        // `str in str`: what `contains` computes, with its length charge.
+                        (Value::Str(x), Value::Str(y))
+                            if matches!(
+                                op,
+                                crate::bytecode::CmpOp::In | crate::bytecode::CmpOp::NotIn
+                            ) =>
+                        {
+                            self.charge(y.s.len() as u64 / 8)?;
+                            Some(y.s.contains(&*x.s) == (op == crate::bytecode::CmpOp::In))
                         }
                         (Value::Float(x), Value::Int(y)) if y.unsigned_abs() <= 1 << 53 => {
                             float_cmp_fast(*x, crate::float::F64::from_i64(*y), op)
@@ -2000,7 +2043,6 @@ impl Vm {
                             continue;
                         }
                     }
-                    let f = &mut self.frames[n - 1];
                     if argc <= 2 && self.call_method_builtin_fast(ni, argc)? {
                         continue;
                     }

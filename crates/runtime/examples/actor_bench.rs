@@ -65,7 +65,13 @@ fn main() {
         }
         drop(db);
         let _ = std::fs::remove_dir_all(&dir);
-        println!("{{\"calls\": {n}}}");
+        let img = pvm_core::modules::image::stats();
+        println!(
+            "{{\"calls\": {n}, \"image_hits\": {}, \"image_fallbacks\": {}, \"image_error\": {:?}}}",
+            img.hits,
+            img.fallbacks,
+            img.build_error.unwrap_or_default()
+        );
         return;
     }
     let mut rates = Vec::new();

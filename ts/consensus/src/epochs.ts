@@ -77,6 +77,9 @@ export function messageEpoch(message: Message): number | null {
   }
 }
 
+/** Messages of the next epoch kept until its voter starts. */
+const MAX_EARLY = 256;
+
 export interface EpochVotersDeps {
   /** blocks per epoch, or null for a single unbounded epoch 0 */
   readonly epochBlocks: number | null;
@@ -117,6 +120,8 @@ export class EpochVoters {
   private previous: Running | null = null;
   private stopped = false;
   private switchQueued = false;
+  /** messages of the next epoch that arrived before its voter started (replayed then) */
+  private early: Array<{ from: number; message: Message }> = [];
 
   constructor(deps: EpochVotersDeps) {
     this.deps = deps;
@@ -202,6 +207,10 @@ export class EpochVoters {
     this.current = { voter, plan, index };
     voter.start();
     this.deps.onEpoch?.(epoch, voter);
+    // what peers that switched a moment earlier sent for this epoch (the first proposal…)
+    const early = this.early;
+    this.early = [];
+    for (const { from, message } of early) if (messageEpoch(message) === epoch) this.receive(from, message);
     return true;
   }
 
@@ -277,7 +286,12 @@ export class EpochVoters {
       r.voter.receive(r.index.get(from) ?? n + from, message);
     }
     const cur = this.current;
-    if (epoch !== null && (cur === null || epoch > cur.voter.epoch)) this.deps.onAhead?.(epoch);
+    if (epoch !== null && (cur === null || epoch > cur.voter.epoch)) {
+      // peers may switch a moment before us: keep the next epoch's first messages for its voter
+      if (cur !== null && epoch === cur.voter.epoch + 1 && this.early.length < MAX_EARLY)
+        this.early.push({ from, message });
+      this.deps.onAhead?.(epoch);
+    }
   }
 
   /** Stops every voter. */

@@ -68,7 +68,12 @@ describe("epoch switching (simulation)", () => {
       expect(sim.signedBy(3).some((v) => v.round.epoch === 1)).toBe(false);
       expect(sim.signedBy(4).some((v) => v.round.epoch === 0)).toBe(false);
       expect(sim.signedBy(4).some((v) => v.round.epoch === 1)).toBe(true);
-      for (let i = 0; i < 5; i++) expect(sim.epochOf(i)).toBeGreaterThanOrEqual(6);
+      for (let i = 0; i < 5; i++) {
+        const epoch = sim.epochOf(i) as number;
+        expect(epoch).toBeGreaterThanOrEqual(6);
+        // earlier epochs' votes are pruned from the journal once an epoch finalizes its first block
+        for (const v of sim.journalOf(i)) expect(v.round.epoch).toBeGreaterThanOrEqual(epoch - 1);
+      }
     }
   });
 
@@ -248,5 +253,33 @@ describe("BlsScheme over a DKG group (share index ≠ consensus index)", () => {
     expect(
       () => new BlsScheme({ chainId, publicKeys: keys, group: dkg.group, shareIndices: [0, 0, 1, 2] }),
     ).toThrow(/permutation/);
+  });
+});
+
+describe("equivocation across epochs", () => {
+  it("a leader that equivocates in several epochs is caught with its index and set of each epoch", () => {
+    const sim = new Simulation({
+      seed: 41,
+      validators: 5,
+      epochBlocks: E,
+      epochMembers: members,
+      equivocators: [2],
+      latency: [5, 80],
+    });
+    sim.start();
+    sim.run(15_000);
+    sim.checkSafety();
+    const epochs = new Set(sim.faults.map((f) => f.vote.round.epoch));
+    expect(epochs.size).toBeGreaterThanOrEqual(3);
+    for (const f of sim.faults) {
+      const epoch = f.vote.round.epoch;
+      // the offender is named by its index in that epoch's set, and both statements verify there
+      expect(members(epoch)[f.signer]).toBe(2);
+      const scheme = sim.schemeOf(epoch);
+      expect(scheme.verifyVote(f.vote)).toBe(true);
+      const c = f.conflicting;
+      expect("signer" in c ? scheme.verifyVote(c) : scheme.verifyCertificate(c)).toBe(true);
+    }
+    expect(sim.finalizedOf(0).length).toBeGreaterThan(3 * E);
   });
 });

@@ -97,7 +97,7 @@ export function randomSource(rng: Rng): Uint8Array {
 
 /** A random instruction of any kind. */
 export function randomInstruction(rng: Rng): Instruction {
-  switch (rng.below(13)) {
+  switch (rng.below(14)) {
     case 0:
       return { kind: "transfer", to: rng.bytes(20), amount: rng.u64() };
     case 1:
@@ -131,7 +131,7 @@ export function randomInstruction(rng: Rng): Instruction {
       return { kind: "cancelTimer", actor: rng.bytes(20), timerId: rng.bytes(32) };
     case 5:
       return { kind: "custom", subType: rng.below(256), payload: rng.blob() };
-    // the validator-set System instructions (sub-types 2..=7)
+    // the validator-set System instructions (sub-types 2..=8)
     case 7:
       return {
         kind: "registerValidator",
@@ -156,6 +156,8 @@ export function randomInstruction(rng: Rng): Instruction {
         signers: rng.blob(8),
         signature: rng.bytes(96),
       };
+    case 13:
+      return { kind: "dkgLog", ceremony: rng.u64(), log: rng.blob() };
     default:
       return {
         kind: "publishLibrary",

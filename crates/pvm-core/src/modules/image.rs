@@ -1114,15 +1114,15 @@ impl SdkImage {
             .iter()
             .find(|(n, _)| &**n == "pvm_host")
             .map(|(_, m)| m.clone());
-        let host = match host {
-            Some(h) => h,
-            None => {
-                let h = self.pvm_host.instantiate(vm, &[])?;
-                vm.modules.push((Rc::from("pvm_host"), h.clone()));
-                h
-            }
+        let (host, created) = match host {
+            Some(h) => (h, false),
+            None => (self.pvm_host.instantiate(vm, &[])?, true),
         };
-        self.sdk.instantiate(vm, &[host])
+        let sdk = self.sdk.instantiate(vm, std::slice::from_ref(&host))?;
+        if created {
+            vm.modules.push((Rc::from("pvm_host"), host));
+        }
+        Some(sdk)
     }
 }
 

@@ -295,6 +295,11 @@ export class Simulation {
     return this.epochVoters[i]?.epoch ?? null;
   }
 
+  /** The votes validator `i`'s journal holds now (after pruning). */
+  journalOf(i: number): readonly Vote[] {
+    return (this.disks[i] as Disk).votes;
+  }
+
   /** Every vote validator `i` ever signed (its journal before pruning). */
   signedBy(i: number): readonly Vote[] {
     return (this.disks[i] as Disk).signed;
@@ -503,12 +508,18 @@ export class Simulation {
           payload: `twin@${message.proposal.round.view}`,
         };
         const proposal: Proposal = { ...message.proposal, payload: app.digest(twin) };
+        // the leader's consensus index and scheme (of its epoch in epoch runs)
+        const signer = message.vote.signer;
+        const scheme =
+          this.options.epochBlocks === null
+            ? (this.schemes[me] as SigningScheme)
+            : this.schemeOf(proposal.round.epoch);
         const vote: Vote = {
           kind: "notarize",
           round: proposal.round,
           proposal,
-          signer: me,
-          signature: (this.schemes[me] as SigningScheme).sign(me, "notarize", proposal.round, proposal),
+          signer,
+          signature: scheme.sign(signer, "notarize", proposal.round, proposal),
         };
         for (let to = 0; to < n; to++) {
           if (to === me) continue;

@@ -81,7 +81,7 @@ class DkgNet {
   readonly blocks: Block[] = [];
   private readonly nonces = new Map<string, bigint>();
   t = T0;
-  constructor(opts: { dkgOutput?: Uint8Array | null; epochBlocks?: number } = {}) {
+  constructor(opts: { dkgOutput?: Uint8Array | null; epochBlocks?: number; keepEpochs?: number } = {}) {
     const extra = [NEWCOMER.address];
     this.chain = Chain.create({
       state: this.state,
@@ -98,7 +98,11 @@ class DkgNet {
           stake: 100n * CBY,
           proofOfPossession: v.pop,
         })),
-        validatorParams: { ...PARAMS, epochBlocks: opts.epochBlocks ?? E },
+        validatorParams: {
+          ...PARAMS,
+          epochBlocks: opts.epochBlocks ?? E,
+          keepEpochs: opts.keepEpochs ?? PARAMS.keepEpochs,
+        },
         ...(opts.dkgOutput === null ? {} : { dkgOutput: opts.dkgOutput ?? GENESIS.output }),
       },
     });
@@ -303,6 +307,19 @@ describe("ceremony", () => {
     expect(net.chain.epochGroup(2)).toBeNull();
     expect(net.chain.validatorSet(2)).toEqual([]);
     expect(net.chain.validatorSet(3)).toHaveLength(4);
+  });
+
+  it("keeps at least the running epoch and the next one when keepEpochs is 1", () => {
+    const net = new DkgNet({ keepEpochs: 1 });
+    net.to(E + 4); // F(1): the set and group of epoch 2 are fixed; epoch 1 is still running
+    expect(net.chain.validatorSet(1)).toHaveLength(4);
+    expect(net.chain.epochGroup(1)?.ceremony).toBe(0);
+    expect(net.chain.validatorSet(2)).toHaveLength(4);
+    expect(net.chain.epochGroup(2)?.ceremony).toBe(0);
+    expect(net.chain.validatorSet(0)).toEqual([]);
+    expect(net.chain.epochGroup(0)).toBeNull();
+    // rewards of epoch 1's blocks still go to its set, not to the proposer
+    expect(net.block().validators?.rewards).toHaveLength(4);
   });
 
   it("with one-block epochs the ceremony opens and fails in the same block", () => {

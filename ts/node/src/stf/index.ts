@@ -24,7 +24,10 @@
  * - Validator set (validators.ts): genesis `validators`, the System instructions (register,
  *   exit, withdraw, unjail, evidence, SYS_CANCEL_TIMER), `chain.validatorSet(epoch?)`,
  *   `chain.validator(address)`, downtime from `BuildOptions.participants` /
- *   `applyBlock(block, { participants })`.
+ *   `applyBlock(block, { participants })`; the set of e+1 is frozen at F(e) = e·E + ⌊E/2⌋.
+ * - Threshold group (dkg.ts, with genesis `dkgOutput`): `chain.epochGroup(epoch)`,
+ *   `chain.openCeremony()`, `chain.ceremony(n)`; dealer logs arrive as `dkgLog` transactions
+ *   and the chain decides the next epoch's group at the last block of each epoch.
  * - `buildBlock` candidates that are `checkTx` results of the same chain (`{ tx, bytes }`, the
  *   same objects) are not decoded or signature-checked again; other candidates are bytes.
  * - Head hash, basefees, governance parameters and the admission executor are computed once per

@@ -13,6 +13,7 @@
  * | `0x08 ‖ name` | governance parameter (§13.1 names) |
  * | `0x03 ‖ 0x00 ‖ 0^20 ‖ 0x07 ‖ 0x00 ‖ …` | validator registry (ts/consensus `ValidatorRegistry` layout, see stf/validators.ts) |
  * | `0x03 ‖ 0x00 ‖ 0^20 ‖ 0x07 ‖ 0x01` | validator parameters (8 × u64 BE; absent = defaults) |
+ * | `0x03 ‖ 0x00 ‖ 0^20 ‖ 0x07 ‖ 0x02 ‖ …` | threshold groups per epoch and resharing ceremonies (stf/dkg.ts) |
  *
  * Protocol tables live in actor-storage keys under the reserved `vm_ns` 0x00, which no VM
  * uses (PVM = 0x01, EVM = 0x02), so actor code can never read or forge them. Global tables use
@@ -60,7 +61,8 @@ export const TABLE = {
   jobExpiryCursor: 0x22,
   /**
    * global: the validator set (ts/node/src/stf/validators.ts). Sub-key 0x00 ‖ … is the
-   * `ValidatorRegistry` of ts/consensus (its prefix); 0x01 is the validator parameters record.
+   * `ValidatorRegistry` of ts/consensus (its prefix); 0x01 is the validator parameters record;
+   * 0x02 ‖ … the threshold groups and resharing ceremonies (stf/dkg.ts).
    */
   validators: 0x07,
 } as const;

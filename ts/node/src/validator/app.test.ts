@@ -200,4 +200,37 @@ describe("ChainApplication", () => {
     expect(a3.app.chain.getAccount(bob.address)?.balance).toBe(5n);
     a3.app.close();
   });
+
+  it("an epoch's first block (on view 0: the previous epoch's last block) carries no parent certificate", () => {
+    const c = open("c", 0);
+    const d = open("d", 1);
+    const g = { view: 0, digest: c.app.genesis, height: 0 };
+    const r1 = { epoch: 0, view: 1 };
+    const p1 = c.app.propose(r1, g, beacon(1));
+    if (p1 === null) throw new Error("no proposal");
+    const cb1 = p1.block as ConsensusBlock;
+    const fin1 = proposal(r1, cb1, p1.digest);
+    for (const x of [c, d]) x.app.finalized(fin1, cb1, certOf(fin1));
+    // epoch 1 starts at view 1 on view 0 = block 1, final; its certificate is not carried
+    const e1 = { epoch: 1, view: 1 };
+    const parent = { view: 0, digest: p1.digest, height: 1 };
+    const pe = c.app.propose(e1, parent, beacon(6), certOf(fin1));
+    if (pe === null) throw new Error("no proposal");
+    const cbe = pe.block as ConsensusBlock;
+    expect(cbe.parentCertificate ?? null).toBeNull();
+    expect(d.app.verify(proposal(e1, cbe, pe.digest), cbe, beacon(6))).toBe(true);
+    // one that carries a certificate anyway is refused
+    const carrying: ConsensusBlock = {
+      ...cbe,
+      parentCertificate: {
+        kind: "finalize",
+        signers: Uint8Array.of(3),
+        signature: new Uint8Array(96),
+        seed: null,
+      },
+    };
+    expect(d.app.verify(proposal(e1, carrying, d.app.digest(carrying)), carrying, beacon(6))).toBe(false);
+    c.app.close();
+    d.app.close();
+  });
 });

@@ -365,11 +365,15 @@ class Net {
     this.hub.online.delete(v.peer);
   }
 
-  /** One finalized block with the pooled logs; every running driver sees it; messages flow. */
-  async block(): Promise<number> {
+  /**
+   * One finalized block with the pooled logs; every running driver sees it; messages flow
+   * (`beforeFlush` runs after the drivers saw the block, before any message is delivered).
+   */
+  async block(beforeFlush?: () => void): Promise<number> {
     await Promise.resolve(); // let submitLog promises settle
     const h = this.chain.block(this.pool.splice(0), this.pendingTxs.splice(0));
     for (const v of this.validators) v.driver?.onFinalized(h);
+    beforeFlush?.();
     this.hub.flush();
     await Promise.resolve();
     return h;
@@ -729,7 +733,7 @@ describe("DkgDriver: faults", () => {
       1,
       dealer0.key,
       bind(1, evilKey, evilSecret, "evil"),
-      Buffer.concat([lenPrefixed(Buffer.alloc(10)), lenPrefixed(Buffer.alloc(10))]),
+      Buffer.concat([victim.key, lenPrefixed(Buffer.alloc(10)), lenPrefixed(Buffer.alloc(10))]),
     );
     evil.send(victim.peer, forged);
     // 4. a dealing from a key that takes no part → dropped without processing
@@ -738,7 +742,7 @@ describe("DkgDriver: faults", () => {
       1,
       evilKey,
       bind(1, evilKey, evilSecret, "evil"),
-      Buffer.concat([lenPrefixed(Buffer.alloc(10)), lenPrefixed(Buffer.alloc(10))]),
+      Buffer.concat([victim.key, lenPrefixed(Buffer.alloc(10)), lenPrefixed(Buffer.alloc(10))]),
     );
     evil.send(victim.peer, outsider);
     // 5. garbage gossip and a hello with a bad signature → rejected
@@ -765,6 +769,42 @@ describe("DkgDriver: faults", () => {
   });
 });
 
+describe("DkgDriver: a participant announcing another node's peer id", () => {
+  it("gets nothing delivered to that node's ceremony, and nobody honest is penalized", async () => {
+    const net = new Net({ epochBlocks: E });
+    const victim = net.validators[4] as Validator;
+    const liar = net.validators[3] as Validator;
+    await net.runTo(7);
+    // at F(0) the liar's only hello binds its key to the victim's peer id: the dealers send the
+    // liar's dealings to the victim, who must drop them (they are addressed to the liar's key)
+    const hijack = Buffer.concat([
+      Buffer.from([1, 1]),
+      Buffer.alloc(16),
+      liar.key,
+      x.blsSignNamespaced(
+        liar.secret,
+        Buffer.from(DKG_PEER_NAMESPACE),
+        bindingMessage(CHAIN_ID, 1, liar.key, victim.peer),
+      ),
+      Buffer.from([0, victim.peer.length]),
+      Buffer.from(victim.peer),
+    ]);
+    hijack.writeBigUInt64BE(CHAIN_ID, 2);
+    hijack.writeBigUInt64BE(1n, 10);
+    net.hub.drop = (m) => m.kind === "gossip" && m.from === liar.peer;
+    await net.block(() => net.hub.endpoint(liar.peer).publish(hijack));
+    const misrouted = net.hub.log.filter(
+      (m) => m.to === victim.peer && decodeDkgFrame(CHAIN_ID, m.data)?.type === "deal",
+    );
+    expect(misrouted.length).toBeGreaterThan(4); // its own 4 and the liar's
+    net.hub.drop = () => false; // the liar's real hellos again: the dealers resend to it
+    await net.runTo(15);
+    expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
+    expect(victim.driver?.shareFor(1)).not.toBeNull();
+    expect(net.hub.penalties).toEqual([]);
+  });
+});
+
 describe("DKG wire", () => {
   it("decodes strictly: wrong version, chain, type, lengths or trailing bytes are refused", () => {
     const secret = x.blsKeygen(sha("wire"));
@@ -779,10 +819,12 @@ describe("DKG wire", () => {
     head[1] = 3;
     head.writeBigUInt64BE(CHAIN_ID, 2);
     head.writeBigUInt64BE(1n, 10);
-    const ack = Buffer.concat([head, key, sig, Buffer.from([0, 0, 0, 2, 7, 7])]);
+    const to = Buffer.alloc(48, 9);
+    const ack = Buffer.concat([head, key, sig, to, Buffer.from([0, 0, 0, 2, 7, 7])]);
     expect(decodeDkgFrame(CHAIN_ID, ack)).toMatchObject({
       type: "ack",
       ceremony: 1,
+      to,
       ack: Buffer.from([7, 7]),
     });
     expect(decodeDkgFrame(CHAIN_ID + 1n, ack)).toBeNull();

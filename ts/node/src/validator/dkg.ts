@@ -24,7 +24,9 @@
  * dealings (public commitment + private share) and acknowledgements are direct frames to the
  * bound peer, each carrying the sender's binding signature for the connection's peer id (libp2p
  * connections are authenticated and encrypted, so a frame from peer P with a valid binding of key
- * K to P comes from the holder of K). Hellos are re-published every few finalized blocks, and a
+ * K to P comes from the holder of K) and the recipient's key (a frame for another key is dropped:
+ * a participant could announce someone else's peer id, and must not thereby get that node to
+ * refuse a dealing or penalize an honest sender). Hellos are re-published every few finalized blocks, and a
  * dealer resends its dealing to every player that has not acknowledged it (on each hello of that
  * player and every few blocks), so players that restarted or were offline catch up.
  *
@@ -224,8 +226,8 @@ const HEADER = 1 + 1 + 8 + 8 + KEY + SIG;
 
 type Frame =
   | { type: "hello"; ceremony: number; key: Buffer; sig: Buffer; peerId: string }
-  | { type: "deal"; ceremony: number; key: Buffer; sig: Buffer; pub: Buffer; priv: Buffer }
-  | { type: "ack"; ceremony: number; key: Buffer; sig: Buffer; ack: Buffer };
+  | { type: "deal"; ceremony: number; key: Buffer; sig: Buffer; to: Buffer; pub: Buffer; priv: Buffer }
+  | { type: "ack"; ceremony: number; key: Buffer; sig: Buffer; to: Buffer; ack: Buffer };
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const u64 = (v: bigint): Buffer => {
@@ -259,8 +261,8 @@ function encodeFrame(chainId: bigint, f: Frame): Buffer {
     return Buffer.concat([...head, len, id]);
   }
   if (f.type === "deal")
-    return Buffer.concat([...head, u32(f.pub.length), f.pub, u32(f.priv.length), f.priv]);
-  return Buffer.concat([...head, u32(f.ack.length), f.ack]);
+    return Buffer.concat([...head, f.to, u32(f.pub.length), f.pub, u32(f.priv.length), f.priv]);
+  return Buffer.concat([...head, f.to, u32(f.ack.length), f.ack]);
 }
 
 /** Strict decoding; null for anything malformed (wrong version, chain, lengths, trailing bytes). */
@@ -285,6 +287,12 @@ export function decodeDkgFrame(chainId: bigint, data: Uint8Array): Frame | null 
     at += len;
     return out;
   };
+  const recipient = (): Buffer | null => {
+    if (at + KEY > b.length) return null;
+    const out = Buffer.from(b.subarray(at, at + KEY));
+    at += KEY;
+    return out;
+  };
   let frame: Frame | null = null;
   if (type === T_HELLO) {
     const id = take(MAX_PEER_ID_BYTES, 2);
@@ -298,16 +306,29 @@ export function decodeDkgFrame(chainId: bigint, data: Uint8Array): Frame | null 
     if (peerId.length === 0) return null;
     frame = { type: "hello", ceremony, key, sig, peerId };
   } else if (type === T_DEAL) {
-    const pub = take(MAX_PUBLIC_BYTES, 4);
+    const to = recipient();
+    const pub = to === null ? null : take(MAX_PUBLIC_BYTES, 4);
     const priv = pub === null ? null : take(MAX_PRIVATE_BYTES, 4);
-    if (pub === null || priv === null) return null;
-    frame = { type: "deal", ceremony, key, sig, pub, priv };
+    if (to === null || pub === null || priv === null) return null;
+    frame = { type: "deal", ceremony, key, sig, to, pub, priv };
   } else if (type === T_ACK) {
-    const ack = take(MAX_ACK_BYTES, 4);
-    if (ack === null) return null;
-    frame = { type: "ack", ceremony, key, sig, ack };
+    const to = recipient();
+    const ack = to === null ? null : take(MAX_ACK_BYTES, 4);
+    if (to === null || ack === null) return null;
+    frame = { type: "ack", ceremony, key, sig, to, ack };
   }
   return frame !== null && at === b.length ? frame : null;
+}
+
+/** The share index a share's bytes carry (`varint index ‖ scalar`, LEB128), or -1 if malformed. */
+export function shareIndexOfBytes(share: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 5 && i < share.length; i++) {
+    const b = share[i] as number;
+    value += (b & 0x7f) * 2 ** (7 * i);
+    if ((b & 0x80) === 0) return i > 0 && b === 0 ? -1 : value;
+  }
+  return -1;
 }
 
 /** Writes `data` to `path` atomically (temp file, fsync, rename, directory fsync), mode 0600. */
@@ -378,8 +399,19 @@ type Native = ReturnType<typeof loadNative>;
 
 /**
  * Runs the chain's resharing ceremonies for one validator key. Not thread-safe; call from the
- * node's event loop. Construct it once per process, after the chain is open; `listen`s on the
- * network at construction.
+ * node's event loop. Construct it once per process, after the chain is open and the p2p node
+ * runs (it `listen`s on the network at construction):
+ *
+ * ```ts sketch
+ * const dkg = new DkgDriver({
+ *   chain: () => app.chain, network: p2pDkgNetwork(running.node, log),
+ *   secretKey: signer.secretKey, blsKey, submitLog: (n, log) => sendDkgLogTx(n, log),
+ *   dataDir, genesisShare, finalizedHeight: app.tip(), logger: log, metrics,
+ * });
+ * // for every finalized block, before switching the voter at an epoch's last block:
+ * dkg.onFinalized(height);
+ * const share = dkg.shareFor(epoch + 1); // null: follow without voting
+ * ```
  */
 export class DkgDriver {
   private readonly chainOf: () => DkgChain;
@@ -524,7 +556,7 @@ export class DkgDriver {
     // checked once per ceremony and group: a share file or genesis share of another group is refused
     const tag = `${g.ceremony}:${hex(g.group).slice(0, 64)}`;
     if (!this.checked.has(tag)) {
-      if (!this.shareMatches(g.group, Buffer.from(s.share))) {
+      if (shareIndexOfBytes(s.share) !== s.index || !this.shareMatches(g.group, Buffer.from(s.share))) {
         this.log?.error(
           { epoch, ceremony: g.ceremony },
           "dkg: my share does not verify against the epoch's group",
@@ -646,6 +678,10 @@ export class DkgDriver {
       return;
     }
     for (const name of names) {
+      if (name.endsWith(".tmp") && !name.includes(`.${process.pid}.`)) {
+        this.removeFile(name); // a write interrupted by a crash (never renamed into place)
+        continue;
+      }
       const m = /^(?:dealings-(\d+)\.json|log-(\d+)\.bin)$/.exec(name);
       if (m === null) continue;
       const n = Number(m[1] ?? m[2]);
@@ -982,6 +1018,7 @@ export class DkgDriver {
         ceremony: s.n,
         key: this.blsKey,
         sig: s.mySig,
+        to: d.player,
         pub: s.publicMessage,
         priv: d.message,
       }),
@@ -1012,6 +1049,7 @@ export class DkgDriver {
         ceremony: s.n,
         key: this.blsKey,
         sig: s.mySig,
+        to: a.dealer,
         ack: a.ack,
       }),
     );
@@ -1093,6 +1131,9 @@ export class DkgDriver {
       { ceremony: s.n, type: f.type, key: hex(f.key).slice(0, 16), peer: from },
       "dkg: frame in",
     );
+    // addressed to another key: a participant announced this node's peer id as its own (its
+    // loss); the sender was misled, so it is not penalized, and nothing reaches the ceremony
+    if (!f.to.equals(this.blsKey)) return;
     if (f.type === "deal") {
       if (!s.isPlayer || !s.dealerSet.has(hex(f.key))) return;
       this.feedDealing(s, f.key, f.pub, f.priv, from);
