@@ -44,6 +44,51 @@ pub fn int_fast(x: i64, y: i64, op: BinOp) -> Option<i64> {
     }
 }
 
+/// True for a built-in iterator over a list, a tuple or a range (stepped by
+/// [`step_simple_iter`] exactly as `Vm::next` steps it).
+fn is_simple_iter(v: &Value) -> bool {
+    let Value::Iter(i) = v else { return false };
+    i.st.try_borrow().is_ok_and(|st| {
+        matches!(
+            &*st,
+            IterState::List(..) | IterState::Tuple(..) | IterState::Range(..)
+        )
+    })
+}
+
+/// `Vm::next` of an iterator accepted by [`is_simple_iter`]: its next item, None when it is
+/// exhausted (the state then stays as it is, as `next` leaves it).
+fn step_simple_iter(v: &Value) -> Option<Value> {
+    let Value::Iter(i) = v else { return None };
+    let mut st = i.st.borrow_mut();
+    match &mut *st {
+        IterState::List(l, idx) => {
+            let v = l.v.borrow().get(*idx).cloned();
+            if v.is_some() {
+                *idx += 1;
+            }
+            v
+        }
+        IterState::Tuple(t, idx) => {
+            let v = t.v.get(*idx).cloned();
+            if v.is_some() {
+                *idx += 1;
+            }
+            v
+        }
+        IterState::Range(cur, stop, step) => {
+            let c = *cur;
+            if (*step > 0 && c < *stop) || (*step < 0 && c > *stop) {
+                *cur = c.saturating_add(*step);
+                Some(Value::Int(c))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Whether ordering `o` satisfies the ordering operator `op` (`<`, `<=`, `>`, `>=`).
 #[inline]
 fn ordering_holds(o: Ordering, op: CmpOp) -> bool {
@@ -2568,6 +2613,27 @@ impl Vm {
                     return Ok(l.v.borrow().get(*idx).cloned());
                 }
                 IterState::Done => return Ok(None),
+                // A non-strict zip of list / tuple / range iterators steps them in place: the
+                // same items, the same state changes and the same end as the general path
+                // below (which enters a native level, so only when that would succeed).
+                IterState::Zip(its, false)
+                    if !its.is_empty()
+                        && self.native_depth < crate::vm::MAX_NATIVE_DEPTH
+                        && its.iter().all(is_simple_iter) =>
+                {
+                    let mut out = Vec::with_capacity(its.len());
+                    for it in its.iter() {
+                        match step_simple_iter(it) {
+                            Some(v) => out.push(v),
+                            None => break,
+                        }
+                    }
+                    if out.len() < its.len() {
+                        *st = IterState::Done;
+                        return Ok(None);
+                    }
+                    return Ok(Some(Value::tuple(out)));
+                }
                 IterState::Enumerate(it, n) => Slow::Enumerate(it.clone(), n.clone()),
                 IterState::Zip(its, strict) => Slow::Zip(its.clone(), *strict),
                 IterState::Map(f, its) => Slow::Map(f.clone(), its.clone()),
@@ -2829,5 +2895,47 @@ fn as_float_lossy(v: &Value) -> Option<F64> {
         Value::Int(i) => Some(F64::from_i64(*i)),
         Value::Bool(b) => Some(F64::from_i64(*b as i64)),
         _ => None,
+    }
+}
+
+impl Vm {
+    /// Runs `LOAD_CONST k; COMPARE op` right after a `SUBSCR` that would push a one-character
+    /// str whose character is the ASCII byte `byte`, when constant `k` is a str and `op` is
+    /// `==`, `!=`, `in` or `not in`: each instruction's table cost is charged as the dispatch
+    /// loop would (`ip` advanced, then `OutOfCycles` if the budget is short), then the `in`
+    /// length charge, and the comparison's bool is returned (the character str is never
+    /// built; nothing checks the heap in between, so nothing can observe that). None, having
+    /// done nothing, when the next two instructions are not such a pair.
+    #[inline]
+    pub(crate) fn str_char_compare_fused(&mut self, byte: u8) -> Option<PyResult<bool>> {
+        use crate::bytecode::Instr;
+        let f = self.frames.last_mut()?;
+        let (Some(&load @ Instr::LoadConst(k)), Some(&cmp @ Instr::Compare(op))) =
+            (f.code.instrs.get(f.ip), f.code.instrs.get(f.ip + 1))
+        else {
+            return None;
+        };
+        let Value::Str(c) = f.code.consts.get(k as usize)? else {
+            return None;
+        };
+        let text = c.s.as_bytes();
+        // `compare`'s str fast paths: `==` charges the character's length / 16 (0), `in`
+        // the container's length / 8.
+        let (r, extra) = match op {
+            CmpOp::Eq => (text == [byte], 0),
+            CmpOp::Ne => (text != [byte], 0),
+            CmpOp::In => (text.contains(&byte), text.len() as u64 / 8),
+            CmpOp::NotIn => (!text.contains(&byte), text.len() as u64 / 8),
+            _ => return None,
+        };
+        for i in [load, cmp] {
+            if let Some(f) = self.frames.last_mut() {
+                f.ip += 1;
+            }
+            if let Err(e) = self.charge(cost::instr_cost(&i)) {
+                return Some(Err(e));
+            }
+        }
+        Some(self.charge(extra).map(|()| r))
     }
 }

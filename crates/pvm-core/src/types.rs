@@ -501,6 +501,26 @@ pub(crate) fn lookup_and_pin(cls: &Rc<Class>, name: &str, h: u64) -> (Option<Val
     (None, pin)
 }
 
+/// [`crate::dict::str_hash`] at compile time, for the names the interpreter looks up itself.
+pub(crate) const fn const_str_hash(s: &str) -> u64 {
+    let b = s.as_bytes();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < b.len() {
+        h ^= b[i] as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        i += 1;
+    }
+    if h == 0 || h == u64::MAX { 1 } else { h }
+}
+
+/// `str_hash("__new__")`.
+pub(crate) const H_NEW: u64 = const_str_hash("__new__");
+/// `str_hash("__init__")`.
+pub(crate) const H_INIT: u64 = const_str_hash("__init__");
+/// `str_hash("__setattr__")`.
+pub(crate) const H_SETATTR: u64 = const_str_hash("__setattr__");
+
 /// Number of entries of a [`ClassCache`] (a power of two).
 const CLASS_CACHE_SIZE: usize = 256;
 
@@ -576,6 +596,16 @@ impl Vm {
             }
         }
         None
+    }
+    /// [`Vm::class_lookup_h`] through the VM-wide [`ClassCache`] (same result).
+    #[inline]
+    pub(crate) fn class_lookup_g(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
+        if let Some((r, _)) = self.class_cache.get(cls, name, h) {
+            return r;
+        }
+        let (r, pin) = lookup_and_pin(cls, name, h);
+        self.class_cache.put(cls, name, h, pin);
+        r
     }
     /// The built-in container/number type a user class derives from, if any.
     pub fn builtin_base(&self, cls: &Rc<Class>) -> Option<Rc<Class>> {
@@ -691,5 +721,27 @@ impl Vm {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn const_str_hash_is_str_hash() {
+        for s in [
+            "",
+            "__new__",
+            "__init__",
+            "__setattr__",
+            "x",
+            "a longer attribute name",
+        ] {
+            assert_eq!(const_str_hash(s), crate::dict::str_hash(s), "{s}");
+        }
+        assert_eq!(H_NEW, crate::dict::str_hash("__new__"));
+        assert_eq!(H_INIT, crate::dict::str_hash("__init__"));
+        assert_eq!(H_SETATTR, crate::dict::str_hash("__setattr__"));
     }
 }

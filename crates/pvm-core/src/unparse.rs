@@ -185,7 +185,7 @@ impl Unparser<'_> {
                 self.expr(&c.func, PR_ATOM, out)?;
                 out.push('(');
                 let mut first = true;
-                for a in c.arguments.arguments_source_order() {
+                for a in c.arguments.iter_source_order() {
                     if !first {
                         out.push_str(", ");
                     }

@@ -1367,6 +1367,23 @@ impl Vm {
                     if n >= 2
                         && let Value::Int(i) = f.stack[n - 1]
                     {
+                        // `s[i] == "c"`, `s[i] != "c"`, `s[i] in "abc"` on an ASCII str: the
+                        // character is compared with the constant without being built.
+                        if let Value::Str(st) = &f.stack[n - 2]
+                            && st.is_ascii()
+                            && let Some(j) = crate::attr::norm_index(i, st.nchars)
+                        {
+                            let byte = st.s.as_bytes()[j];
+                            if let Some(r) = self.str_char_compare_fused(byte) {
+                                let r = r?;
+                                let f = self.fr();
+                                f.stack.pop();
+                                let o = std::mem::replace(&mut f.stack[n - 2], Value::Bool(r));
+                                drop(o);
+                                continue;
+                            }
+                        }
+                        let f = self.fr();
                         let hit = match &f.stack[n - 2] {
                             Value::List(l) => {
                                 let v = l.v.borrow();
@@ -1540,7 +1557,8 @@ impl Vm {
                                 crate::bytecode::CmpOp::Is | crate::bytecode::CmpOp::IsNot
                             ) =>
                         {
-                            let same = matches!((&a, &b), (Value::Bool(x), Value::Bool(y)) if x == y);
+                            let same =
+                                matches!((&a, &b), (Value::Bool(x), Value::Bool(y)) if x == y);
                             Some(same == (op == crate::bytecode::CmpOp::Is))
                         }
                         // `str in str`: what `contains` computes, with its length charge.
@@ -2592,12 +2610,12 @@ impl Vm {
             return None;
         }
         if matches!(
-            self.class_lookup(cls, "__new__"),
+            self.class_lookup_g(cls, "__new__", crate::types::H_NEW),
             Some(Value::Function(_)) | Some(Value::Wrapper(_))
         ) {
             return None;
         }
-        match self.class_lookup(cls, "__init__") {
+        match self.class_lookup_g(cls, "__init__", crate::types::H_INIT) {
             Some(Value::Function(f)) if f.code.kind != CodeKind::Generator => Some(f),
             _ => None,
         }
@@ -2998,19 +3016,14 @@ fn simple_positional(code: &Code, argc: u32) -> bool {
 }
 
 /// The int / float arithmetic `BinaryOp` (`inplace` false) and `InplaceOp` (true) compute
-/// without the generic dispatch, or None to take the generic path. Int operands: `+ -` (and
-/// `*` for `BinaryOp`) without overflow; float or mixed operands: see [`float_fast`]. Only
-/// ever Some for two immediate operands.
+/// without the generic dispatch, or None to take the generic path. Int operands: see
+/// [`crate::ops::int_fast`]; float or mixed operands: see [`float_fast`]. Only ever Some for
+/// two immediate operands.
 #[inline(always)]
-fn arith_fast(a: &Value, b: &Value, op: crate::bytecode::BinOp, inplace: bool) -> Option<Value> {
-    use crate::bytecode::BinOp;
+fn arith_fast(a: &Value, b: &Value, op: crate::bytecode::BinOp, _inplace: bool) -> Option<Value> {
     match (a, b) {
-        (Value::Int(x), Value::Int(y)) => match op {
-            BinOp::Add => x.checked_add(*y).map(Value::Int),
-            BinOp::Sub => x.checked_sub(*y).map(Value::Int),
-            BinOp::Mul if !inplace => x.checked_mul(*y).map(Value::Int),
-            _ => None,
-        },
+        // In place or not, two ints go through `int_binop`'s i64 path (see `int_fast`).
+        (Value::Int(x), Value::Int(y)) => crate::ops::int_fast(*x, *y, op).map(Value::Int),
         (Value::Float(x), Value::Float(y)) => float_fast(*x, *y, op),
         (Value::Float(x), Value::Int(y)) => float_fast(*x, crate::float::F64::from_i64(*y), op),
         (Value::Int(x), Value::Float(y)) => float_fast(crate::float::F64::from_i64(*x), *y, op),

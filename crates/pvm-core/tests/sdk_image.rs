@@ -208,7 +208,12 @@ print(f(DEPTH))
 fn show(o: &RunOutcome) -> String {
     let err = match &o.error {
         None => "ok".to_string(),
-        Some(e) => format!("{}: {} | {}", e.type_name, e.message, e.traceback.join(" / ")),
+        Some(e) => format!(
+            "{}: {} | {}",
+            e.type_name,
+            e.message,
+            e.traceback.join(" / ")
+        ),
     };
     format!(
         "cycles={} cells={} err={err}\n  stdout={:?}",
@@ -224,7 +229,9 @@ fn limits(heap: usize) -> Limits {
 }
 
 fn is_memory(o: &RunOutcome) -> bool {
-    o.error.as_ref().is_some_and(|e| e.type_name == "MemoryError")
+    o.error
+        .as_ref()
+        .is_some_and(|e| e.type_name == "MemoryError")
 }
 
 /// Smallest heap cap under which `src` does not fail with MemoryError.
@@ -306,10 +313,14 @@ fn show_actor(o: &ActorOutcome) -> String {
         .result
         .as_ref()
         .map(|r| format!("{:?}", cbor::decode(r).expect("canonical result")));
-    let err = o
-        .error
-        .as_ref()
-        .map(|e| format!("{}: {} | {}", e.type_name, e.message, e.traceback.join(" / ")));
+    let err = o.error.as_ref().map(|e| {
+        format!(
+            "{}: {} | {}",
+            e.type_name,
+            e.message,
+            e.traceback.join(" / ")
+        )
+    });
     format!(
         "cycles={} cells={} result={res:?} err={err:?} stdout={:?} effects={}",
         o.cycles_used,

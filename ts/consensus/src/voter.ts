@@ -300,11 +300,6 @@ export class Voter {
     return !this.retired && !this.stopped && this.cfg.me >= 0 && this.cfg.me < this.scheme.participants;
   }
 
-  /** True once the block at `lastHeight` is final (the epoch is over). */
-  get epochDone(): boolean {
-    return this.cfg.lastHeight !== undefined && this.lastFinalizedHeight >= this.cfg.lastHeight;
-  }
-
   /**
    * Ends the epoch for this voter: timers are cancelled and it never signs again, but it keeps
    * handling messages of its epoch — certificates, fetches (it serves the epoch's

@@ -269,11 +269,10 @@ impl Capture<'_> {
                 },
             ),
             Value::Tuple(t) => {
-                let items = t
-                    .v
-                    .iter()
-                    .map(|x| self.visit(x))
-                    .collect::<Result<_, _>>()?;
+                let items =
+                    t.v.iter()
+                        .map(|x| self.visit(x))
+                        .collect::<Result<_, _>>()?;
                 self.push(
                     key,
                     Node::Tuple {
@@ -312,7 +311,10 @@ impl Capture<'_> {
             }
             Value::Class(c) => {
                 if c.builtin {
-                    return Err(format!("built-in class '{}' is not a built-in name", c.name));
+                    return Err(format!(
+                        "built-in class '{}' is not a built-in name",
+                        c.name
+                    ));
                 }
                 let bases = c
                     .bases
@@ -440,13 +442,12 @@ impl Capture<'_> {
             let i = i as usize;
             match &v {
                 Value::List(l) => {
-                    let items: Box<[Ref]> = l
-                        .v
-                        .borrow()
-                        .clone()
-                        .iter()
-                        .map(|x| self.visit(x))
-                        .collect::<Result<_, _>>()?;
+                    let items: Box<[Ref]> =
+                        l.v.borrow()
+                            .clone()
+                            .iter()
+                            .map(|x| self.visit(x))
+                            .collect::<Result<_, _>>()?;
                     if let Node::List { items: slot, .. } = &mut self.nodes[i] {
                         *slot = items;
                     }
@@ -621,7 +622,9 @@ impl Plan {
             if ok {
                 Ok(())
             } else {
-                Err(format!("plan invariant broken at node {before}: {r:?} as {want:?}"))
+                Err(format!(
+                    "plan invariant broken at node {before}: {r:?} as {want:?}"
+                ))
             }
         };
         let all = self.nodes.len();
@@ -653,7 +656,10 @@ impl Plan {
                 }
                 Node::Dict(p) | Node::Module { dict: p, .. } => dict(p)?,
                 Node::Class {
-                    bases, mro, dict: p, ..
+                    bases,
+                    mro,
+                    dict: p,
+                    ..
                 } => {
                     for b in bases.iter().chain(mro.iter()) {
                         check(b, n, Want::Class)?;
@@ -852,7 +858,8 @@ impl Plan {
                     Value::Function(f)
                 }
                 Node::Instance { class, dict, id } => {
-                    let (Some(class), Value::Dict(dict)) = (class_of(&objs, class), get(&objs, dict))
+                    let (Some(class), Value::Dict(dict)) =
+                        (class_of(&objs, class), get(&objs, dict))
                     else {
                         return None;
                     };
@@ -906,7 +913,9 @@ impl Plan {
                 (Node::Module { dict, .. }, Value::Module(m)) => {
                     *m.dict.borrow_mut() = fill(&objs, dict)
                 }
-                (Node::Class { dict, .. }, Value::Class(c)) => *c.dict.borrow_mut() = fill(&objs, dict),
+                (Node::Class { dict, .. }, Value::Class(c)) => {
+                    *c.dict.borrow_mut() = fill(&objs, dict)
+                }
                 (
                     Node::Function {
                         defaults,
@@ -1156,7 +1165,10 @@ pub fn stats() -> Stats {
     Stats {
         hits: HITS.load(Ordering::Relaxed),
         fallbacks: FALLBACKS.load(Ordering::Relaxed),
-        build_error: BUILD_ERROR.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+        build_error: BUILD_ERROR
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone(),
     }
 }
 

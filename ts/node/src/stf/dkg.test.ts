@@ -5,7 +5,13 @@
  * of the epoch (with no logs: the fallback). 8-block epochs: F(e) = 8e + 4, last block 8e + 7.
  */
 import { createRequire } from "node:module";
-import { DkgCeremony, type DkgTransport, genesisDkg } from "@cowboy/consensus";
+import {
+  DkgCeremony,
+  type DkgTransport,
+  genesisDkg,
+  type ValidatorError,
+  ValidatorRegistry,
+} from "@cowboy/consensus";
 import { addressFromSecretKey, type Block, type Instruction } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import { CHAIN_ID, FEES, PROPOSER, secretKey, signed } from "../../test/stf-helpers.ts";
@@ -239,6 +245,48 @@ describe("freeze and carry-over", () => {
     net.to(12);
     expect(net.chain.validatorSet(1).map((m) => m.address)).toContain(hex(v.address));
     expect(net.chain.validatorSet(2).map((m) => m.address)).not.toContain(hex(v.address));
+  });
+});
+
+describe("registry support", () => {
+  it("freezeHeight / firstEpochAfter follow F(e) = e·E + ⌊E/2⌋; replaceSet rewrites only a fixed set", () => {
+    const kv = new MemoryState();
+    const reg = (epochBlocks: number) =>
+      new ValidatorRegistry({
+        kv,
+        prefix: Uint8Array.of(9),
+        crypto: {
+          verifyProofOfPossession: () => true,
+          verifyVote: () => false,
+          verifyAggregate: () => false,
+        },
+        params: { ...PARAMS, epochBlocks },
+      });
+    const r8 = reg(8);
+    expect([0, 1, 2].map((e) => r8.freezeHeight(e))).toEqual([4, 12, 20]);
+    expect([0, 3, 4, 7, 8, 11, 12].map((h) => r8.firstEpochAfter(h))).toEqual([1, 1, 2, 2, 2, 2, 3]);
+    const r1 = reg(1);
+    expect([0, 1, 5].map((e) => r1.freezeHeight(e))).toEqual([0, 1, 5]);
+    expect([1, 5].map((h) => r1.firstEpochAfter(h))).toEqual([3, 7]);
+    const r5 = reg(5);
+    expect([r5.freezeHeight(1), r5.firstEpochAfter(6), r5.firstEpochAfter(7)]).toEqual([7, 2, 3]);
+    const m = { address: "11".repeat(20), blsKey: new Uint8Array(48).fill(1), stake: 5n };
+    const code = (f: () => void) => {
+      try {
+        f();
+        return "ok";
+      } catch (e) {
+        return (e as ValidatorError).code;
+      }
+    };
+    expect(code(() => r8.replaceSet(3, [m]))).toBe("EPOCH_NOT_STARTED");
+    r8.beginEpoch(3);
+    expect(r8.setOf(3)).toEqual([]);
+    expect(code(() => r8.replaceSet(3, [{ ...m, blsKey: new Uint8Array(47) }]))).toBe("BAD_KEY");
+    expect(code(() => r8.replaceSet(3, [{ ...m, address: "xyz" }]))).toBe("BAD_ADDRESS");
+    expect(r8.setOf(3)).toEqual([]);
+    r8.replaceSet(3, [m]);
+    expect(r8.setOf(3)).toEqual([m]);
   });
 });
 

@@ -148,25 +148,48 @@ function sameKeys(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
   return s.size === a.length && b.every((k) => s.has(hex(k)));
 }
 
-/** The public facts of a DKG output; throws StfError `ERR_DKG_OUTPUT` when it does not decode. */
-export function outputInfo(output: Uint8Array): {
-  group: Uint8Array;
-  groupPublicKey: Uint8Array;
-  threshold: number;
-  players: Uint8Array[];
-} {
-  try {
-    const o = addon().blsDkgOutputInfo(buf(output));
-    return {
-      group: new Uint8Array(o.group),
-      groupPublicKey: new Uint8Array(o.groupPublicKey),
-      threshold: o.threshold,
-      players: o.players.map((p) => new Uint8Array(p)),
-    };
-  } catch (e) {
-    if (e instanceof StfError) throw e;
-    throw new StfError("ERR_DKG_OUTPUT", `a DKG output that does not decode: ${(e as Error).message}`);
+/** The public facts of a DKG output (see {@link outputInfo}). */
+export interface OutputInfo {
+  readonly group: Uint8Array;
+  readonly groupPublicKey: Uint8Array;
+  readonly threshold: number;
+  /** players in share-index order (key-sorted) */
+  readonly players: readonly Uint8Array[];
+}
+
+/** Decoded outputs by SHA-256 of their bytes (decoding checks every point: done once per output). */
+const outputs = new Map<string, OutputInfo>();
+const OUTPUT_CACHE = 16;
+
+/**
+ * The public facts of a DKG output; throws StfError `ERR_DKG_OUTPUT` when it does not decode.
+ * Cached (a few recent outputs); the returned arrays are copies.
+ */
+export function outputInfo(output: Uint8Array): OutputInfo {
+  const id = createHash("sha256").update(output).digest("hex");
+  let info = outputs.get(id);
+  if (info === undefined) {
+    try {
+      const o = addon().blsDkgOutputInfo(buf(output));
+      info = {
+        group: new Uint8Array(o.group),
+        groupPublicKey: new Uint8Array(o.groupPublicKey),
+        threshold: o.threshold,
+        players: o.players.map((p) => new Uint8Array(p)),
+      };
+    } catch (e) {
+      if (e instanceof StfError) throw e;
+      throw new StfError("ERR_DKG_OUTPUT", `a DKG output that does not decode: ${(e as Error).message}`);
+    }
+    outputs.set(id, info);
+    if (outputs.size > OUTPUT_CACHE) outputs.delete(outputs.keys().next().value as string);
   }
+  return {
+    group: Uint8Array.from(info.group),
+    groupPublicKey: Uint8Array.from(info.groupPublicKey),
+    threshold: info.threshold,
+    players: info.players.map((p) => Uint8Array.from(p)),
+  };
 }
 
 // ----------------------------------------------------------------- records
@@ -321,7 +344,7 @@ export function writeGenesisGroup(
   if (!(output instanceof Uint8Array) || output.length === 0)
     throw new StfError("ERR_CHAIN_GENESIS", "dkgOutput must be the bytes of a DKG output");
   if (keys.length === 0) throw new StfError("ERR_CHAIN_GENESIS", "dkgOutput needs genesis validators");
-  let players: Uint8Array[];
+  let players: readonly Uint8Array[];
   try {
     players = outputInfo(output).players;
   } catch (e) {
@@ -363,6 +386,40 @@ export function observerRandomness(chainId: bigint, n: number, logs: readonly Ui
     h.update(l);
   }
   return new Uint8Array(h.digest());
+}
+
+/** Ceremony configurations by their defining bytes (building one decodes the previous output). */
+const infos = new Map<string, DkgInfo>();
+const INFO_CACHE = 4;
+
+/** The `DkgInfo` of ceremony `n` on `chainId` as recorded in `r` (cached). Throws `DkgError`. */
+function ceremonyInfo(
+  chainId: bigint,
+  n: number,
+  r: { dealers: readonly Uint8Array[]; players: readonly Uint8Array[]; previousOutput: Uint8Array },
+): DkgInfo {
+  const h = createHash("sha256");
+  h.update(u64(chainId));
+  h.update(u64(n));
+  h.update(u32(r.dealers.length));
+  for (const d of r.dealers) h.update(d);
+  h.update(u32(r.players.length));
+  for (const p of r.players) h.update(p);
+  h.update(r.previousOutput);
+  const id = h.digest("hex");
+  let info = infos.get(id);
+  if (info === undefined) {
+    info = new DkgInfo({
+      chainId,
+      round: BigInt(n),
+      previousOutput: r.previousOutput,
+      dealers: r.dealers,
+      players: r.players,
+    });
+    infos.set(id, info);
+    if (infos.size > INFO_CACHE) infos.delete(infos.keys().next().value as string);
+  }
+  return info;
 }
 
 /** The outcome of a `DkgLog` instruction. */
@@ -461,13 +518,7 @@ export class DkgBlock {
       };
     let dealer: Uint8Array;
     try {
-      const info = new DkgInfo({
-        chainId: this.chainId,
-        round: BigInt(open),
-        previousOutput: r.previousOutput,
-        dealers: r.dealers,
-        players: r.players,
-      });
+      const info = ceremonyInfo(this.chainId, open, r);
       const summary = info.native.checkLog(buf(log));
       if (summary === null)
         return {

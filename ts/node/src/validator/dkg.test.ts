@@ -791,8 +791,11 @@ describe("DkgDriver: a participant announcing another node's peer id", () => {
     ]);
     hijack.writeBigUInt64BE(CHAIN_ID, 2);
     hijack.writeBigUInt64BE(1n, 10);
+    const relay = net.hub.endpoint("relay"); // gossip is relayed: any peer may carry the hello
+    net.hub.online.add("relay");
+    relay.listen({ gossip: () => "ignore", direct: () => {} });
     net.hub.drop = (m) => m.kind === "gossip" && m.from === liar.peer;
-    await net.block(() => net.hub.endpoint(liar.peer).publish(hijack));
+    await net.block(() => relay.publish(hijack));
     const misrouted = net.hub.log.filter(
       (m) => m.to === victim.peer && decodeDkgFrame(CHAIN_ID, m.data)?.type === "deal",
     );
@@ -802,6 +805,51 @@ describe("DkgDriver: a participant announcing another node's peer id", () => {
     expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     expect(victim.driver?.shareFor(1)).not.toBeNull();
     expect(net.hub.penalties).toEqual([]);
+  });
+});
+
+describe("DkgDriver: a node that takes no part", () => {
+  it("starts nothing, derives nothing, and relays the participants' valid hellos only", async () => {
+    const net = new Net({ epochBlocks: E });
+    const outsider = makeValidator(9);
+    net.hub.online.add(outsider.peer);
+    const d = net.startOn(outsider, net.hub.endpoint(outsider.peer));
+    await net.runTo(8);
+    const verdicts = net.hub.verdicts.filter((v) => v.by === outsider.peer);
+    expect(verdicts.length).toBe(5);
+    expect(verdicts.every((v) => v.verdict === "accept")).toBe(true);
+    // a forged hello of a participant is rejected; a hello of a stranger is ignored
+    const v0 = net.validators[0] as Validator;
+    const hello = (key: Buffer, secret: Buffer) => {
+      const sig = x.blsSignNamespaced(
+        secret,
+        Buffer.from(DKG_PEER_NAMESPACE),
+        bindingMessage(CHAIN_ID, 1, key, "somewhere"),
+      );
+      const head = Buffer.alloc(18);
+      head[0] = 1;
+      head[1] = 1;
+      head.writeBigUInt64BE(CHAIN_ID, 2);
+      head.writeBigUInt64BE(1n, 10);
+      return Buffer.concat([head, key, sig, Buffer.from([0, 9]), Buffer.from("somewhere")]);
+    };
+    const relay = net.hub.endpoint("relay");
+    net.hub.online.add("relay");
+    relay.listen({ gossip: () => "ignore", direct: () => {} });
+    relay.publish(hello(v0.key, outsider.secret)); // v0's key, signed by someone else
+    relay.publish(hello(outsider.key, outsider.secret));
+    net.hub.flush();
+    const after = net.hub.verdicts.filter((v) => v.by === outsider.peer && v.from === "relay");
+    expect(after.map((v) => v.verdict)).toEqual(["reject", "ignore"]);
+    await net.runTo(15);
+    expect(net.counters.get(outsider.name)).toEqual({
+      ceremoniesStarted: 0,
+      logsSubmitted: 0,
+      sharesDerived: 0,
+      failures: 0,
+    });
+    expect(d.shareFor(1)).toBeNull();
+    expect(d.storedCeremonies()).toEqual([]);
   });
 });
 

@@ -98,6 +98,8 @@ export interface EpochGroup {
 /** The chain reads the driver uses (a subset of `Chain`). */
 export interface DkgChain {
   readonly chainId: bigint;
+  /** epoch e = heights [e·E, (e+1)·E), E = `epochBlocks` */
+  validatorParams(): { readonly epochBlocks: number };
   openCeremony(): CeremonyRecord | null;
   ceremony(n: number): CeremonyRecord | null;
   epochGroup(epoch: number): EpochGroup | null;
@@ -433,6 +435,8 @@ export class DkgDriver {
   private readonly shares = new Map<number, StoredShare>();
   private lastHeight: number;
   private swept = false;
+  /** hellos relayed for the open ceremony when this node takes no part in it */
+  private relay: { n: number; keys: Set<string>; seen: Map<string, string> } | null = null;
   /** `ceremony:group` pairs whose share verified against the group */
   private readonly checked = new Set<string>();
 
@@ -761,8 +765,11 @@ export class DkgDriver {
       this.swept = true;
       this.sweep(); // leftovers of ceremonies that ended while this node was down
     }
+    // the ceremony of this finalized height's epoch (number e+1), read by number: the chain's
+    // head may run ahead of finality, past the ceremony's end, where `openCeremony()` is null
     const chain = this.chain;
-    const open = chain.openCeremony();
+    const epochBlocks = chain.validatorParams().epochBlocks;
+    const open = epochBlocks > 0 ? chain.ceremony(Math.floor(height / epochBlocks) + 1) : null;
     if (
       open !== null &&
       !this.sessions.has(open.ceremony) &&
@@ -1103,7 +1110,7 @@ export class DkgDriver {
     const f = decodeDkgFrame(this.chain.chainId, data);
     if (f === null || f.type !== "hello") return "reject";
     const s = this.sessionFor(f);
-    if (s === null) return "ignore"; // not a ceremony running here, or not a participant
+    if (s === null) return this.relayVerdict(f);
     if (f.key.equals(this.blsKey)) return "ignore";
     const k = hex(f.key);
     const known = s.peers.get(k);
@@ -1113,6 +1120,41 @@ export class DkgDriver {
       return "accept";
     }
     return this.bound(s, f.key, f.sig, f.peerId) ? "accept" : "reject";
+  }
+
+  /**
+   * A hello for a ceremony this node does not take part in: relayed ("accept") if it is a valid
+   * hello of a participant of the chain's open ceremony, so that participants reach each other
+   * through any validator; "ignore" for other ceremonies and keys, "reject" for a bad signature.
+   * Verified bindings are cached (one per participant key, for the open ceremony only).
+   */
+  private relayVerdict(f: Frame & { type: "hello" }): DkgGossipVerdict {
+    const open = this.chain.openCeremony();
+    if (open === null || open.ceremony !== f.ceremony) return "ignore";
+    if (this.relay?.n !== f.ceremony)
+      this.relay = {
+        n: f.ceremony,
+        keys: new Set([...open.dealers, ...open.players].map(hex)),
+        seen: new Map(),
+      };
+    const k = hex(f.key);
+    if (!this.relay.keys.has(k)) return "ignore";
+    const id = `${f.peerId}|${hex(f.sig)}`;
+    if (this.relay.seen.get(k) === id) return "accept";
+    let ok: boolean;
+    try {
+      ok = this.x.blsVerifyNamespaced(
+        f.key,
+        Buffer.from(DKG_PEER_NAMESPACE),
+        bindingMessage(this.chain.chainId, f.ceremony, f.key, f.peerId),
+        f.sig,
+      );
+    } catch {
+      ok = false;
+    }
+    if (!ok) return "reject";
+    this.relay.seen.set(k, id);
+    return "accept";
   }
 
   private onDirect(data: Uint8Array, from: string): void {
