@@ -111,3 +111,73 @@ impl Vm {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Limits, RunOutcome, run_program};
+
+    fn run(src: &str) -> RunOutcome {
+        run_program(src, "t.py", &Limits::default())
+    }
+
+    fn error_of(src: &str) -> (String, String) {
+        let e = run(src).error.expect("an error");
+        (e.type_name, e.message)
+    }
+
+    #[test]
+    fn annotations_cost_their_instructions_only() {
+        let plain = run("def f(a, b=1):\n    pass\n").cycles_used;
+        // two annotations: per pair LoadConst name (1) + LoadName (2), then BuildTuple (2)
+        let annotated = run("def f(a: int, b: str = 1):\n    pass\n").cycles_used;
+        assert_eq!(annotated, plain + 2 * 3 + 2);
+        // under PEP 563 each annotation is one constant
+        let future =
+            run("from __future__ import annotations\ndef f(a: int, b: str = 1):\n    pass\n");
+        assert!(future.error.is_none());
+        assert_eq!(future.cycles_used, plain + 2 * 2 + 2);
+    }
+
+    #[test]
+    fn future_import_rules_follow_cpython() {
+        let late = error_of("x = 1\nfrom __future__ import annotations\n");
+        assert_eq!(late.0, "SyntaxError");
+        assert!(
+            late.1.contains("must occur at the beginning of the file"),
+            "{}",
+            late.1
+        );
+        assert!(
+            error_of("from __future__ import braces\n")
+                .1
+                .contains("not a chance")
+        );
+        assert!(
+            error_of("from __future__ import nope\n")
+                .1
+                .contains("future feature nope is not defined")
+        );
+        let ok = run(
+            "'''doc'''\nfrom __future__ import annotations, division\nfrom __future__ import generator_stop\nprint(1)\n",
+        );
+        assert!(ok.error.is_none() && ok.stdout == "1\n", "{:?}", ok.error);
+        let lam = error_of("from __future__ import annotations\ndef f(x: lambda: 0):\n    pass\n");
+        assert_eq!(lam.0, "SyntaxError");
+        assert!(lam.1.contains("lambda"), "{}", lam.1);
+    }
+
+    #[test]
+    fn annotation_dict_is_stable_and_replaceable() {
+        let o = run(concat!(
+            "def f(a: int) -> str:\n    pass\n",
+            "d = f.__annotations__\nprint(d is f.__annotations__, d)\n",
+            "f.__annotations__ = None\nprint(f.__annotations__, d)\n",
+            "try:\n    f.__annotations__ = 3\nexcept TypeError as e:\n    print(e)\n",
+        ));
+        assert!(o.error.is_none(), "{:?}", o.error);
+        assert_eq!(
+            o.stdout,
+            "True {'a': <class 'int'>, 'return': <class 'str'>}\n{} {'a': <class 'int'>, 'return': <class 'str'>}\n__annotations__ must be set to a dict object\n"
+        );
+    }
+}

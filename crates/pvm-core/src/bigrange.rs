@@ -114,9 +114,8 @@ impl PyRange {
         }
         let len = big_len(&start, &stop, &step);
         let bits = start.bits().max(stop.bits()).max(step.bits());
-        let acct = Acct::new(
-            96 + bytes_of(&start) + bytes_of(&stop) + bytes_of(&step) + bytes_of(&len),
-        );
+        let acct =
+            Acct::new(96 + bytes_of(&start) + bytes_of(&stop) + bytes_of(&step) + bytes_of(&len));
         PyRange {
             start: 0,
             stop: 0,
@@ -373,7 +372,9 @@ impl Vm {
         if nstart.bits() > limit || nstop.bits() > limit || nstep.bits() > limit {
             return Err(self.int_err(int::IntError::Overflow));
         }
-        Ok(Value::Range(Rc::new(PyRange::from_big(nstart, nstop, nstep))))
+        Ok(Value::Range(Rc::new(PyRange::from_big(
+            nstart, nstop, nstep,
+        ))))
     }
 
     /// `item in r` for an int item on a big range.
@@ -520,15 +521,26 @@ mod tests {
         assert!(!PyRange::fits_i64(i64::MIN, 0, 1));
         // start + len * step overflows (slice end)
         assert!(!PyRange::fits_i64(0, (1 << 62) + 1, 1 << 62));
-        assert!(PyRange::from_big(BigInt::from(5), BigInt::from(1), BigInt::from(-2)).big.is_none());
+        assert!(
+            PyRange::from_big(BigInt::from(5), BigInt::from(1), BigInt::from(-2))
+                .big
+                .is_none()
+        );
         let big = PyRange::from_big(BigInt::zero(), BigInt::one() << 70u32, BigInt::one());
-        assert_eq!(big.big.as_ref().map(|b| b.len.clone()), Some(BigInt::one() << 70u32));
+        assert_eq!(
+            big.big.as_ref().map(|b| b.len.clone()),
+            Some(BigInt::one() << 70u32)
+        );
     }
 
     #[test]
     fn equal_ranges_hash_equal_across_representations() {
         let small = PyRange::from_i64(7, 8, 1);
-        let big = PyRange::from_big(BigInt::from(7), BigInt::one() << 80u32, BigInt::one() << 80u32);
+        let big = PyRange::from_big(
+            BigInt::from(7),
+            BigInt::one() << 80u32,
+            BigInt::one() << 80u32,
+        );
         assert!(big.big.is_some());
         assert!(eq(&small, &big));
         assert_eq!(hash(&small), hash(&big));
@@ -536,7 +548,10 @@ mod tests {
         let e2 = PyRange::from_big(BigInt::one() << 90u32, BigInt::zero(), BigInt::one());
         assert!(eq(&e1, &e2));
         assert_eq!(hash(&e1), hash(&e2));
-        assert!(!eq(&PyRange::from_i64(0, 4, 1), &PyRange::from_i64(0, 4, 2)));
+        assert!(!eq(
+            &PyRange::from_i64(0, 4, 1),
+            &PyRange::from_i64(0, 4, 2)
+        ));
     }
 
     #[test]
@@ -546,5 +561,30 @@ mod tests {
         assert_eq!(hash(&PyRange::from_i64(0, 9, 2)), -6143170332311272345);
         let big = PyRange::from_big(BigInt::zero(), BigInt::one() << 70u32, BigInt::one());
         assert_eq!(hash(&big), 7320047211865846142);
+    }
+}
+
+#[cfg(test)]
+mod metering {
+    use crate::{Limits, run_program};
+
+    fn cycles(src: &str) -> u64 {
+        let o = run_program(src, "t.py", &Limits::default());
+        assert!(o.error.is_none(), "{:?}", o.error);
+        o.cycles_used
+    }
+
+    #[test]
+    fn big_ranges_pay_the_bigint_surcharge() {
+        // same program shape; bounds of 71 bits add 71 / 64 = 1 cycle to the construction
+        // and to each of the 10 iteration steps
+        let small = cycles("for i in range(5, 15):\n    pass\n");
+        let big = cycles("for i in range(2**70, 2**70 + 10):\n    pass\n");
+        let pow = cycles("2**70\n") - cycles("2\n");
+        assert_eq!(big, small + 2 * pow + 1 + 10);
+        // a 640-bit bound: 10 per step
+        let wide = cycles("for i in range(2**639, 2**639 + 10):\n    pass\n");
+        let pow639 = cycles("2**639\n") - cycles("2\n");
+        assert_eq!(wide, small + 2 * pow639 + 10 + 10 * 10);
     }
 }

@@ -594,9 +594,10 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
             }
             let st = match v {
                 Value::List(l) => IterState::RevList(l.clone(), l.v.borrow().len()),
-                Value::Range(r) if r.big.is_some() => {
-                    r.big.as_deref().map_or(IterState::Done, Vm::big_range_reversed)
-                }
+                Value::Range(r) if r.big.is_some() => r
+                    .big
+                    .as_deref()
+                    .map_or(IterState::Done, Vm::big_range_reversed),
                 Value::Range(r) => {
                     let n = r.len();
                     if n == 0 {

@@ -101,11 +101,12 @@ pub fn compile_uncached_with(
         units: Vec::new(),
         depth: 0,
         opts: options,
-        future_annotations: crate::annotations::future_features(&module.body)
-            .map_err(|(msg, off)| CompileError {
+        future_annotations: crate::annotations::future_features(&module.body).map_err(
+            |(msg, off)| CompileError {
                 msg,
                 line: line_of(off),
-            })?,
+            },
+        )?,
     };
     c.push_unit(0, "<module>".into(), "<module>".into(), CodeKind::Module, 1);
     if has_annotations(&module.body) {

@@ -2058,9 +2058,11 @@ impl Vm {
                     inner
                 })
             }
-            Value::Range(r) if r.big.is_some() => {
-                Ok(r.big.as_deref().map(crate::bigrange::repr).unwrap_or_default())
-            }
+            Value::Range(r) if r.big.is_some() => Ok(r
+                .big
+                .as_deref()
+                .map(crate::bigrange::repr)
+                .unwrap_or_default()),
             Value::Range(r) => Ok(if r.step == 1 {
                 format!("range({}, {})", r.start, r.stop)
             } else {

@@ -332,7 +332,9 @@ impl Unparser<'_> {
                 out.push_str(if r == "inf" { "1e309" } else { &r });
                 Ok(())
             }
-            ast::Number::Complex { .. } => Err("complex numbers are not supported in the PVM".into()),
+            ast::Number::Complex { .. } => {
+                Err("complex numbers are not supported in the PVM".into())
+            }
         }
     }
 }
@@ -391,6 +393,19 @@ mod tests {
             ("b'\\x00'", "b'\\x00'"),
             ("{'a': 1, **b}", "{'a': 1, **b}"),
             ("...", "..."),
+            ("u'x'", "u'x'"),
+            ("1e400", "1e309"),
+            ("x[(1, 2)]", "x[1, 2]"),
+            ("(-1) .real", "(-1).real"),
+            ("not (a == b)", "not a == b"),
+            ("x[::]", "x[:]"),
+            ("2 ** 3 ** 4", "2 ** 3 ** 4"),
+            ("(2 ** 3) ** 4", "(2 ** 3) ** 4"),
+            ("a | (b | c)", "a | (b | c)"),
+            ("\"a'b\"", "\"a'b\""),
+            ("a < b < c", "a < b < c"),
+            ("a if (b if c else d) else e", "a if (b if c else d) else e"),
+            ("(a if b else c) if d else e", "(a if b else c) if d else e"),
         ] {
             assert_eq!(render(src).as_deref(), Ok(want), "{src}");
         }

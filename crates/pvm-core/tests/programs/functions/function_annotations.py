@@ -111,7 +111,10 @@ try:
 
 except NameError as e:
     print("NameError", e)
-print("broken" in globals())
+try:
+    broken
+except NameError as e:
+    print("NameError", e)
 
 # module annotations
 count: int = 3
