@@ -167,6 +167,23 @@ mod tests {
     }
 
     #[test]
+    fn future_annotations_render_operators_and_calls() {
+        // expected output printed by CPython 3.11 for the same program
+        let o = run(concat!(
+            "from __future__ import annotations\n",
+            "def f(b: dict[str,list[int]]|None = None, *args: \"quoted\", **kw: 1+2*3)",
+            " -> g(a, *b, c=1, **d):\n    pass\n",
+            "print(f.__annotations__)\n",
+        ));
+        assert!(o.error.is_none(), "{:?}", o.error);
+        assert_eq!(
+            o.stdout,
+            "{'b': 'dict[str, list[int]] | None', 'args': \"'quoted'\", 'kw': '1 + 2 * 3', \
+             'return': 'g(a, *b, c=1, **d)'}\n"
+        );
+    }
+
+    #[test]
     fn annotation_dict_is_stable_and_replaceable() {
         let o = run(concat!(
             "def f(a: int) -> str:\n    pass\n",
