@@ -161,6 +161,8 @@ mod tests {
             "'''doc'''\nfrom __future__ import annotations, division\nfrom __future__ import generator_stop\nprint(1)\n",
         );
         assert!(ok.error.is_none() && ok.stdout == "1\n", "{:?}", ok.error);
+        let nested = error_of("def f():\n    from __future__ import annotations\n");
+        assert_eq!(nested.0, "SyntaxError");
         let lam = error_of("from __future__ import annotations\ndef f(x: lambda: 0):\n    pass\n");
         assert_eq!(lam.0, "SyntaxError");
         assert!(lam.1.contains("lambda"), "{}", lam.1);

@@ -1068,7 +1068,7 @@ impl Vm {
                     }
                     return Ok(());
                 }
-                if let Some(a) = self.class_lookup_g(&cls, name, crate::dict::str_hash(name)) {
+                if let Some(a) = self.class_lookup(&cls, name) {
                     match &a {
                         Value::Wrapper(w) => {
                             if let Wrapper::Property { fset, .. } = &**w {
@@ -1100,7 +1100,7 @@ impl Vm {
                     *inst.native.borrow_mut() = Some(Value::tuple(items));
                     return Ok(());
                 }
-                if let Some(sa) = self.class_lookup_g(&cls, "__setattr__", crate::types::H_SETATTR)
+                if let Some(sa) = self.class_lookup(&cls, "__setattr__")
                     && let Value::Function(_) = sa
                 {
                     self.call(&sa, vec![o.clone(), Value::str(name), v], vec![])?;

@@ -514,7 +514,9 @@ mod tests {
     fn fast_representation_only_when_derived_values_fit() {
         assert!(PyRange::fits_i64(0, 10, 1));
         assert!(PyRange::fits_i64(0, i64::MAX, 1));
-        assert!(PyRange::fits_i64(i64::MAX, 0, -1));
+        assert!(PyRange::fits_i64(i64::MAX - 1, 0, -1));
+        // start - step overflows (the end of reversed() of a negative-step range)
+        assert!(!PyRange::fits_i64(i64::MAX, 0, -1));
         // stop - start overflows
         assert!(!PyRange::fits_i64(i64::MIN, i64::MAX, 1));
         // start - step overflows (reversed() sentinel)
@@ -574,17 +576,24 @@ mod metering {
         o.cycles_used
     }
 
+    /// Cycles of `loop` after `prelude`, minus the prelude's own.
+    fn loop_cycles(prelude: &str, lp: &str) -> u64 {
+        cycles(&format!("{prelude}{lp}")) - cycles(prelude)
+    }
+
     #[test]
     fn big_ranges_pay_the_bigint_surcharge() {
-        // same program shape; bounds of 71 bits add 71 / 64 = 1 cycle to the construction
-        // and to each of the 10 iteration steps
-        let small = cycles("for i in range(5, 15):\n    pass\n");
-        let big = cycles("for i in range(2**70, 2**70 + 10):\n    pass\n");
-        let pow = cycles("2**70\n") - cycles("2\n");
-        assert_eq!(big, small + 2 * pow + 1 + 10);
-        // a 640-bit bound: 10 per step
-        let wide = cycles("for i in range(2**639, 2**639 + 10):\n    pass\n");
-        let pow639 = cycles("2**639\n") - cycles("2\n");
-        assert_eq!(wide, small + 2 * pow639 + 10 + 10 * 10);
+        let lp = "for i in range(a, b):\n    pass\n";
+        let small = loop_cycles("a = 5\nb = 15\n", lp);
+        // bounds of 71 bits: 71 / 64 = 1 more cycle for the construction and for each of the
+        // 10 iteration steps
+        let big = loop_cycles("a = 2**70\nb = a + 10\n", lp);
+        assert_eq!(big, small + 1 + 10);
+        // 640-bit bounds: 10 more per operation
+        let wide = loop_cycles("a = 2**639\nb = a + 10\n", lp);
+        assert_eq!(wide, small + 10 + 10 * 10);
+        // bounds that fit in i64 cost exactly what they did
+        let near = loop_cycles("a = 2**62\nb = a + 10\n", lp);
+        assert_eq!(near, small);
     }
 }

@@ -696,7 +696,14 @@ impl<'a> Compiler<'a> {
             }
             // a compiler directive, checked by `annotations::future_features`
             Stmt::ImportFrom(i)
-                if i.level == 0 && i.module.as_ref().is_some_and(|m| m.id == "__future__") => {}
+                if i.level == 0 && i.module.as_ref().is_some_and(|m| m.id == "__future__") =>
+            {
+                if self.u().kind != CodeKind::Module {
+                    return Err(
+                        self.err("from __future__ imports must occur at the beginning of the file")
+                    );
+                }
+            }
             Stmt::ImportFrom(i) => {
                 if i.level > 0 {
                     return Err(self.err("relative imports are not supported"));

@@ -503,6 +503,15 @@ pub fn call_method(
         Value::Bytes(_) | Value::ByteArray(_) => bytes_method(vm, recv, name, args, kw),
         Value::Range(r) => match name {
             "index" | "count" => {
+                if !kw.is_empty() {
+                    return Err(vm.type_err(format!("range.{name}() takes no keyword arguments")));
+                }
+                if args.len() != 1 {
+                    return Err(vm.type_err(format!(
+                        "range.{name}() takes exactly one argument ({} given)",
+                        args.len()
+                    )));
+                }
                 let x = args.into_iter().next().unwrap_or_default();
                 if r.big.is_some() || !matches!(x, Value::Int(_)) {
                     return vm.range_index_count(r, &x, name == "count");
@@ -1739,6 +1748,60 @@ fn bytes_text_method(
     }))
 }
 
+/// `sep.join(seq)` for a list or tuple `seq`: exactly what the general `join` does after
+/// collecting the items (the collection charge of one cycle per item, the `TypeError` for the
+/// first non-str item, a heap check after each item once the text exceeds 64 KiB, which fails
+/// at the same item because nothing else changes the heap meanwhile, then the output charge),
+/// but reading the items in place (nothing can change them: no user code runs) and building
+/// the text at its final size.
+fn join_seq(vm: &mut Vm, sep: &str, seq: &Value) -> PyResult<String> {
+    match seq {
+        Value::List(l) => {
+            let items = l.v.borrow();
+            vm.charge(items.len() as u64)?;
+            join_items(vm, sep, &items)
+        }
+        Value::Tuple(t) => {
+            vm.charge(t.v.len() as u64)?;
+            join_items(vm, sep, &t.v)
+        }
+        _ => Ok(String::new()),
+    }
+}
+
+/// The checks and the text of `sep.join(items)` (see [`join_seq`]).
+fn join_items(vm: &mut Vm, sep: &str, items: &[Value]) -> PyResult<String> {
+    let mut total = 0usize;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            total += sep.len();
+        }
+        match x {
+            Value::Str(p) => total += p.s.len(),
+            _ => {
+                return Err(vm.type_err(format!(
+                    "sequence item {i}: expected str instance, {} found",
+                    vm.type_name(x)
+                )));
+            }
+        }
+        if total > 1 << 16 {
+            vm.check_mem(total)?;
+        }
+    }
+    let mut out = String::with_capacity(total);
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(sep);
+        }
+        if let Value::Str(p) = x {
+            out.push_str(&p.s);
+        }
+    }
+    vm.charge(out.len() as u64 / 4)?;
+    Ok(out)
+}
+
 fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
     use pvm_text::str_methods as sm;
     let st: &str = &s.s;
@@ -1753,6 +1816,9 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
     Ok(match name {
         "join" => {
             let it = arg(&args, &kw, 0, "iterable").unwrap_or_default();
+            if let Value::List(_) | Value::Tuple(_) = &it {
+                return join_seq(vm, st, &it).map(Value::str);
+            }
             let items = vm.collect(&it)?;
             let mut out = String::new();
             for (i, x) in items.iter().enumerate() {

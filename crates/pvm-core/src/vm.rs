@@ -174,8 +174,6 @@ pub struct Vm {
     pub(crate) actor: Option<Box<crate::host::ActorState>>,
     /// Dropped suspended generators waiting to be closed (see [`FinalizeQueue`]).
     pub(crate) finalize: Rc<FinalizeQueue>,
-    /// VM-wide cache of class attribute lookups (see [`crate::types::ClassCache`]).
-    pub(crate) class_cache: crate::types::ClassCache,
 }
 
 impl std::fmt::Debug for Vm {
@@ -223,7 +221,6 @@ impl Vm {
             stdlib: Default::default(),
             actor: None,
             finalize: Rc::new(FinalizeQueue::default()),
-            class_cache: Default::default(),
         };
         crate::builtins::install(&mut vm);
         vm
@@ -1078,6 +1075,25 @@ impl Vm {
                     f.stack.push(Value::Cell(c));
                 }
                 Instr::LoadGlobal(i) => {
+                    // The inline-cache hit of `load_global` (a name found in the globals),
+                    // done here without the call.
+                    let f = self.fr();
+                    let c = &f.code.caches[f.ip - 1];
+                    let (depth, ver, slot) = {
+                        let c = c.get();
+                        (c.depth, c.vers[0], c.slot)
+                    };
+                    if depth == 1 {
+                        let g = f.globals.dict.borrow();
+                        if g.version() == ver
+                            && let Some(e) = g.slot(slot as usize)
+                        {
+                            let v = e.value.clone_fast();
+                            drop(g);
+                            f.stack.push(v);
+                            continue;
+                        }
+                    }
                     let v = self.load_global(i)?;
                     self.push(v);
                 }
@@ -2610,12 +2626,12 @@ impl Vm {
             return None;
         }
         if matches!(
-            self.class_lookup_g(cls, "__new__", crate::types::H_NEW),
+            self.class_lookup(cls, "__new__"),
             Some(Value::Function(_)) | Some(Value::Wrapper(_))
         ) {
             return None;
         }
-        match self.class_lookup_g(cls, "__init__", crate::types::H_INIT) {
+        match self.class_lookup(cls, "__init__") {
             Some(Value::Function(f)) if f.code.kind != CodeKind::Generator => Some(f),
             _ => None,
         }
@@ -2702,23 +2718,58 @@ impl Vm {
     fn class_lookup_cached(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
         let f = self.frames.last()?;
         let cell = &f.code.caches[f.ip - 1];
-        let c = cell.get();
-        if let Some(r) = crate::types::pinned_lookup(cls, &c) {
-            return r;
-        }
-        // A call site that sees several classes: the VM-wide cache, then the full lookup.
-        let (r, pin) = match self.class_cache.get(cls, name, h) {
-            Some(hit) => hit,
-            None => {
-                let (r, pin) = crate::types::lookup_and_pin(cls, name, h);
-                self.class_cache.put(cls, name, h, pin);
-                (r, pin)
+        let level = |j: usize| -> Option<&Rc<Class>> {
+            if j == 0 {
+                Some(cls)
+            } else {
+                cls.mro.get(j - 1)
             }
         };
-        if pin.depth != 0 {
-            cell.set(crate::bytecode::InlineCache { hint: c.hint, ..pin });
+        let c = cell.get();
+        if c.depth >= 1 {
+            let k = c.depth as usize - 1;
+            let valid =
+                (0..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == c.vers[j]));
+            if valid && c.miss && cls.mro.len() == k {
+                return None;
+            }
+            if valid
+                && !c.miss
+                && let Some(d) = level(k)
+                && let Some(e) = d.dict.borrow().slot(c.slot as usize)
+            {
+                return Some(e.value.clone_fast());
+            }
         }
-        r
+        let mut vers = [0u64; 3];
+        for j in 0..=cls.mro.len() {
+            let d = level(j)?.dict.borrow();
+            if let Some(v) = vers.get_mut(j) {
+                *v = d.version();
+            }
+            if let Some(slot) = d.find_str_h(name, h) {
+                if j < vers.len() {
+                    cell.set(crate::bytecode::InlineCache {
+                        vers,
+                        slot: slot as u32,
+                        depth: (j + 1) as u8,
+                        miss: false,
+                        hint: c.hint,
+                    });
+                }
+                return d.slot(slot).map(|e| e.value.clone());
+            }
+        }
+        if cls.mro.len() < vers.len() {
+            cell.set(crate::bytecode::InlineCache {
+                vers,
+                slot: 0,
+                depth: (cls.mro.len() + 1) as u8,
+                miss: true,
+                hint: c.hint,
+            });
+        }
+        None
     }
 
     fn load_global(&mut self, i: u32) -> PyResult<Value> {

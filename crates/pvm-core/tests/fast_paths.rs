@@ -4,7 +4,8 @@
 //! `tests/perf/fast_paths.py` is checked against CPython 3.11's output and against the cycle
 //! count recorded with the interpreter before those fast paths existed;
 //! `tests/perf/frame_calls.py` does the same for the calls made by pushing a frame
-//! (`__init__`, binary dunder methods, property getters).
+//! (`__init__`, binary dunder methods, property getters), and `tests/perf/class_cache.py` for
+//! the cached class attribute lookups (per-instruction and VM-wide caches).
 
 /// Output of `python3 tests/perf/fast_paths.py` (CPython 3.11.7).
 const EXPECTED: &str = "38.301136885634975 14 [0, 1, 4, 9, 16, 25, 36, 98] 128 False False True True True True o\n\
@@ -77,6 +78,56 @@ fn frame_pushed_calls_keep_results_cycles_and_stopping_points() {
     assert!(full.error.is_none(), "{:?}", full.error);
     assert_eq!(full.stdout, FRAME_CALLS_EXPECTED);
     assert_eq!(full.cycles_used, FRAME_CALLS_CYCLES);
+}
+
+/// Output of `python3 tests/perf/class_cache.py` (CPython 3.11.7).
+const CLASS_CACHE_EXPECTED: &str = "69 bbcbbc\n\
+198 bbcbbc\n\
+102 bbcbbc\n\
+3108 bbcbbc\n\
+-63 bbcbbc\n\
+bbcbbc\n\
+bbsbbs\n\
+[0, 1, 2]\n\
+[0, 100, 200]\n\
+[0, 100, 200]\n\
+120\n\
+AttributeError 'S' object has no attribute 'z'\n\
+24 ['a', 'b', 'c', 'a', 'b', 'a', 'b', 'c', 'a', 'b']\n\
+66 ['a', 'b', 'c', 'a', 'b', 'a', 'b', 'c', 'a', 'b', 'b=2', 'b=1', 'b=2', 'b=1']\n\
+[4, 3, 16, 5]\n\
+[4, 5, 16, 5]\n\
+[4, 99, 16, 99]\n\
+[4, -3, 16, -5]\n\
+AttributeError\n\
+[3, 8, 7, 16]\n\
+[0, 8, 0, 16]\n\
+[0, 0, 0, 0]\n";
+
+/// Total cycles of `tests/perf/class_cache.py` and the smallest budgets under which it prints
+/// its first 1..=22 lines, recorded with the interpreter before the VM-wide class lookup cache
+/// (polymorphic call sites, `__init__` / `__new__` / `__setattr__` lookups) existed.
+const CLASS_CACHE_CYCLES: u64 = 12020;
+const CLASS_CACHE_THRESHOLDS: [u64; 22] = [
+    1109, 1643, 2185, 2725, 3260, 3442, 3628, 3953, 4268, 4710, 5980, 6089, 7228, 8069, 8801, 8951,
+    9157, 9373, 9432, 10501, 11272, 12017,
+];
+
+/// Cached class lookups (inline and VM-wide) give what the uncached lookup gives through every
+/// kind of staleness: methods replaced or deleted on a class or a base class, instance
+/// attributes shadowing methods, class attributes added / removed along the MRO, `__init__` /
+/// `__new__` / `__setattr__` assigned later, `__slots__` classes, properties and descriptors
+/// added or replaced at a polymorphic site, dunders replaced at a binary-operator site.
+#[test]
+fn class_cache_keeps_results_cycles_and_stopping_points() {
+    let full = run_with_stopping_points(
+        include_str!("perf/class_cache.py"),
+        "class_cache.py",
+        &CLASS_CACHE_THRESHOLDS,
+    );
+    assert!(full.error.is_none(), "{:?}", full.error);
+    assert_eq!(full.stdout, CLASS_CACHE_EXPECTED);
+    assert_eq!(full.cycles_used, CLASS_CACHE_CYCLES);
 }
 
 /// Runs `src` with budget `t` and `t - 1` for each threshold `t` (the budget at which its

@@ -56,6 +56,14 @@ export interface FinalizedChain {
 export interface BlockReader {
   digest(block: unknown): string;
   link(block: unknown): { view: number; height: number; parentView: number; parent: string };
+  /**
+   * Optional: the epoch the block at `height` belongs to (the chain's rule, ⌊height / E⌋; 0
+   * for a single unbounded epoch). When given, a certificate is accepted only for a block of
+   * its own epoch — a quorum of an earlier epoch's keys (validators that have left and can no
+   * longer be slashed) cannot finalize later heights — and a re-proposal's certificate only for
+   * an epoch's last block. Without it every block is taken to be of its certificate's epoch.
+   */
+  epochOf?(height: number): number;
 }
 
 /** Longest run a server sends (blocks), whatever the request asks. */
@@ -109,6 +117,11 @@ export function verifyRun(
   if (last === undefined) return "empty";
   const tail = last.certificate;
   if (tail === null || tail.kind !== "finalize" || tail.proposal === null) return "no-certificate";
+  // a certificate counts only for a block of its own epoch (when the reader knows the rule)
+  const epochOf = reader.epochOf === undefined ? null : reader.epochOf.bind(reader);
+  const ownEpoch = (c: Certificate): boolean =>
+    epochOf === null || (c.proposal !== null && epochOf(c.proposal.height) === c.round.epoch);
+  if (!ownEpoch(tail)) return "certificate-mismatch";
   // cut after the last block whose own finalization is checkable with a known set
   let end = run.length - 1;
   if (schemeFor(tail.round.epoch) === null) {
@@ -123,6 +136,7 @@ export function verifyRun(
     if (end < 0) return "bad-certificate";
   }
   const cert = (run[end] as SyncedBlock).certificate as Certificate & { proposal: Proposal };
+  if (!ownEpoch(cert)) return "certificate-mismatch";
   const scheme = schemeFor(cert.round.epoch);
   if (scheme === null || !scheme.verifyCertificate(cert)) return "bad-certificate";
   const proposals: Proposal[] = [];
@@ -139,7 +153,7 @@ export function verifyRun(
     if (link.parent !== prev.digest || link.height !== prev.height + 1)
       return proposals.length === 0 ? "not-extending" : "broken-chain";
     proposals.push({
-      round: { epoch: cert.round.epoch, view: link.view },
+      round: { epoch: epochOf === null ? cert.round.epoch : epochOf(link.height), view: link.view },
       height: link.height,
       parentView: link.parentView,
       parent: link.parent,
@@ -148,7 +162,11 @@ export function verifyRun(
     prev = { height: link.height, digest };
   }
   const tipProposal = proposals[proposals.length - 1] as Proposal;
-  const reproposed = isReproposal(cert.proposal) && cert.round.view > tipProposal.round.view;
+  // a re-proposal (same block, later view) finalizes only an epoch's last block
+  const reproposed =
+    isReproposal(cert.proposal) &&
+    cert.round.view > tipProposal.round.view &&
+    (epochOf === null || epochOf(tipProposal.height + 1) > epochOf(tipProposal.height));
   if (
     tipProposal.payload !== cert.proposal.payload ||
     tipProposal.height !== cert.proposal.height ||

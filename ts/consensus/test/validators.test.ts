@@ -151,6 +151,30 @@ describe("validator registration and lifecycle", () => {
     expect(reg.addresses()).toEqual([0, 1, 3].map(addr));
   });
 
+  it("a validator kept in the set by failed reshares cannot withdraw while it is a member", () => {
+    const { reg } = genesis();
+    reg.beginExit(addr(2), 1_000);
+    expect(reg.beginEpoch(1).map((m) => m.address)).toEqual([0, 1, 3].map(addr));
+    // the resharing to epoch 1 failed: its set is re-fixed to epoch 0's (which holds validator 2)
+    const withIt = reg.setOf(0);
+    const without = reg.setOf(1);
+    reg.replaceSet(1, withIt);
+    // …and so on for 7 days: at the end of unbonding it is still in the running epoch's set
+    const unbonded = 1_000 + 604_800;
+    const e = reg.epochOf(unbonded);
+    reg.beginEpoch(e);
+    reg.replaceSet(e, withIt);
+    expect(codeOf(() => reg.withdraw(addr(2), unbonded))).toBe("STILL_UNBONDING");
+    // or in the next epoch's, fixed already
+    reg.replaceSet(e, without);
+    reg.beginEpoch(e + 1);
+    reg.replaceSet(e + 1, withIt);
+    expect(codeOf(() => reg.withdraw(addr(2), unbonded))).toBe("STILL_UNBONDING");
+    // once neither holds it, the stake is released
+    reg.replaceSet(e + 1, without);
+    expect(reg.withdraw(addr(2), unbonded)).toBe(3n * MIN);
+  });
+
   it("one validator one vote; rewards are pro rata to stake and sum exactly", () => {
     const { reg } = genesis();
     const shares = reg.rewardShares(0, 1_000_003n);

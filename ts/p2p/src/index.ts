@@ -1,3 +1,4 @@
+export * from "./announce.ts";
 export * from "./block-sync.ts";
 export * from "./consensus-network.ts";
 export * from "./errors.ts";

@@ -36,12 +36,19 @@ export const SYNC_PROTOCOL = "/cowboy/sync/1";
 export const PEERS_PROTOCOL = "/cowboy/peers/1";
 
 /** Gossip topic names for a chain. */
-export function topics(chainId: string): { tx: string; block: string; evidence: string; dkg: string } {
+export function topics(chainId: string): {
+  tx: string;
+  block: string;
+  evidence: string;
+  dkg: string;
+  validator: string;
+} {
   return {
     tx: `/cowboy/${chainId}/tx/1`,
     block: `/cowboy/${chainId}/block/1`,
     evidence: `/cowboy/${chainId}/evidence/1`,
     dkg: dkgProtocol(chainId),
+    validator: `/cowboy/${chainId}/validator/1`,
   };
 }
 
@@ -56,8 +63,12 @@ export function dkgProtocol(chainId: string): string {
 }
 
 export type Transport = "quic" | "tcp";
-/** Gossip topics: transactions, blocks, equivocation evidence (encodeEvidence bytes), DKG announcements. */
-export type GossipKind = "tx" | "block" | "evidence" | "dkg";
+/**
+ * Gossip topics: transactions, blocks, equivocation evidence (encodeEvidence bytes), DKG
+ * announcements, validator announcements (./announce.ts: BLS key ↔ peer id of validators that
+ * are not in the network file).
+ */
+export type GossipKind = "tx" | "block" | "evidence" | "dkg" | "validator";
 export type GossipVerdict = "accept" | "ignore" | "reject";
 
 /** Injected logger; pass null to log nothing. */
@@ -81,6 +92,11 @@ export interface P2pMetrics {
 export interface PeerInfo {
   readonly peerId: string;
   readonly validator: number | null;
+  /**
+   * Gossip only: the peer that published the message (gossipsub signs every message with its
+   * publisher's key), or null if unsigned. `peerId` is the peer that relayed it to us.
+   */
+  readonly origin?: string | null;
 }
 
 /** Application callbacks for one gossip topic. */
@@ -214,7 +230,7 @@ export class P2pNode {
   private readonly log: Logger | null;
   private readonly metrics: P2pMetrics | null;
   private readonly scores: PeerScores;
-  private readonly topicNames: { tx: string; block: string; evidence: string; dkg: string };
+  private readonly topicNames: ReturnType<typeof topics>;
   private validatorSet: ValidatorSet;
   private lp: Libp2p<Services> | null = null;
   private readonly gossipHandlers = new Map<GossipKind, GossipHandler>();
@@ -280,6 +296,7 @@ export class P2pNode {
             this.topicNames.block,
             this.topicNames.evidence,
             this.topicNames.dkg,
+            this.topicNames.validator,
           ],
           scoreParams: {
             appSpecificScore: (p: string) => scores.score(p),
@@ -317,7 +334,9 @@ export class P2pNode {
               ? "evidence"
               : msg.topic === this.topicNames.dkg
                 ? "dkg"
-                : null;
+                : msg.topic === this.topicNames.validator
+                  ? "validator"
+                  : null;
       const handler = kind === null ? undefined : this.gossipHandlers.get(kind);
       if (handler === undefined) return;
       this.metrics?.messageIn(msg.topic, msg.data.length);
@@ -448,7 +467,10 @@ export class P2pNode {
       }
       let verdict: GossipVerdict;
       try {
-        verdict = await handler.validate(msg.data, this.info(from));
+        verdict = await handler.validate(msg.data, {
+          ...this.info(from),
+          origin: msg.type === "signed" ? msg.from.toString() : null,
+        });
       } catch (err) {
         this.log?.error("gossip validate callback threw", { topic, err: String(err) });
         return TopicValidatorResult.Ignore;

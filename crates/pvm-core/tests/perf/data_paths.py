@@ -61,3 +61,52 @@ for i in range(30):
     total = total + i
     last = long_a[i:i + 3]
 print(total, last, long_a[3:], long_a[-5:-1], long_a[::3], "héllo wörld"[1:7])
+s = 'ab"c\\d-12,x'
+hits = []
+for j in range(len(s)):
+    hits.append((s[j] == '"', s[j] != "\\", s[j] in "-0123456789", s[j] not in "ab", s[j] == "ab"))
+print(hits[2], hits[4], hits[6], hits[0], sum(1 for h in hits if h[2]), s[-1] == "x", s[3] < "d")
+print(",".join(["a", long_a, "b"]), "".join(("x", "y")), "-".join([]), len("+".join(words)))
+try:
+    "".join(["a", 1, "b"])
+except TypeError as e:
+    print("TypeError", e)
+try:
+    " ".join(("a", None))
+except TypeError as e:
+    print("TypeError", e)
+print(list(zip(words, range(3), (7, 8, 9, 10))), list(zip([], nums)), list(zip(nums[:2], "ab")))
+z = zip([1, 2, 3], [4, 5])
+print(next(z), next(z), list(z), list(z))
+print(17 % 5, -17 % 5, 17 % -5, 17 // 5, -17 // 5, 17 // -5, 6 & 3, 6 | 3, 6 ^ 3, -9 >> 1, 5 << 3, 1 >> 70, -1 >> 70)
+acc = 7
+acc *= 3
+acc //= 2
+acc %= 7
+acc <<= 4
+acc >>= 1
+acc &= 0xFF
+acc |= 1
+acc ^= 2
+print(acc, (2 ** 62) * 4, -(2 ** 63) // -1, (-2 ** 63) % -1, 3 << 62)
+try:
+    print(1 // (acc - acc))
+except ZeroDivisionError as e:
+    print("ZeroDivisionError", e)
+try:
+    print(5 % (acc - acc))
+except ZeroDivisionError as e:
+    print("ZeroDivisionError", e)
+try:
+    print(5 >> (acc - acc - 1))
+except ValueError as e:
+    print("ValueError", e)
+try:
+    print(5 << (acc - acc - 1))
+except ValueError as e:
+    print("ValueError", e)
+g_total = 0
+for g_i in range(12):
+    g_total += g_i * g_i
+    g_last = [g_i] * 2
+print(g_total, g_last)

@@ -406,7 +406,9 @@ export class ValidatorRegistry {
 
   /**
    * Ends an exit after the unbonding period: removes the validator and returns the stake to
-   * credit back to its account. The BLS key stays reserved (keys are never reused).
+   * credit back to its account. The BLS key stays reserved (keys are never reused). Refused
+   * (`STILL_UNBONDING`) while the validator is still a member of the set of `height`'s epoch or
+   * of the next one (a failed resharing keeps the previous set).
    */
   withdraw(address: string, height: number): bigint {
     checkHeight(height);
@@ -418,6 +420,18 @@ export class ValidatorRegistry {
         address,
         at: this.unbondedAt(r),
       });
+    // a failed resharing re-fixes a set to the previous one (replaceSet), which can keep an
+    // exiting validator in the running or next set past its unbonding: its stake stays
+    // slashable while it is a member
+    const epoch = this.epochOf(height);
+    for (const e of [epoch, epoch + 1]) {
+      const key = this.key(0x04, u64(e));
+      if (this.kv.get(key) !== undefined && this.setOf(e).some((m) => m.address === address))
+        throw new ValidatorError("STILL_UNBONDING", `${address} is still in the validator set of epoch ${e}`, {
+          address,
+          epoch: e,
+        });
+    }
     this.kv.delete(this.recordKey(address));
     this.setAddresses(this.addresses().filter((a) => a !== address));
     return r.stake;

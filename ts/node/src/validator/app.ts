@@ -513,6 +513,16 @@ export class ChainApplication implements ValidatorApplication {
     return consensusLink(block as ConsensusBlock);
   }
 
+  /**
+   * The consensus epoch of the block at `height` (block sync's `BlockReader.epochOf`): ⌊height /
+   * epochBlocks⌋ with per-epoch voters, else 0 (one voter for the network's life). Sync accepts
+   * a certificate only for a block of its own epoch.
+   */
+  epochOf(height: number): number {
+    if (this.opts.epochSets?.() !== true) return 0;
+    return Math.floor(height / this.handle.chain.validatorParams().epochBlocks);
+  }
+
   verify(proposal: Proposal, block: unknown, beacon: Uint8Array): boolean {
     const cb = block as ConsensusBlock;
     const h = cb.block.header;

@@ -165,6 +165,69 @@ describe("validator config files", () => {
     );
   });
 
+  it("a key file without index: looked up by key; a key not in the network file joins (follower)", () => {
+    // validator 1's own key file without index / share: found by its BLS key
+    const found = variant({
+      key: (k) => {
+        delete k.index;
+      },
+    })() as { identity: { networkIndex: number | null }; signer: { index: number } };
+    expect(found.identity.networkIndex).toBe(1);
+    expect(found.signer.index).toBe(1);
+    // a fresh key (as `cowboy validator keygen` writes it): a joining validator
+    const sk = Uint8Array.from(native.blsKeygen(Buffer.alloc(32, 7)));
+    const op = `0x${"11".repeat(32)}`;
+    const joining = variant({
+      key: (k) => {
+        for (const f of ["index", "blsShare", "shareIndex"]) delete k[f];
+        k.blsSecretKey = `0x${Buffer.from(sk).toString("hex")}`;
+        k.operatorSecretKey = op;
+      },
+    })() as {
+      identity: { networkIndex: number | null; blsPublicKey: Uint8Array; address: Uint8Array };
+      signer: { index: number; share: Uint8Array };
+    };
+    expect(joining.identity.networkIndex).toBeNull();
+    expect(Buffer.from(joining.identity.blsPublicKey)).toEqual(Buffer.from(blsPk(sk)));
+    expect(joining.signer.index).toBe(-1);
+    expect(joining.signer.share).toHaveLength(0);
+    // clearly wrong: the operator of validator 2 with another BLS key, validator 2's BLS key
+    // with another operator, a genesis share for a key the network does not list
+    const v2 = read(join(dir, "v2", "validator.key"));
+    const noIndex = (edit: (k: Json) => void) =>
+      variant({
+        key: (k) => {
+          for (const f of ["index", "blsShare", "shareIndex"]) delete k[f];
+          k.blsSecretKey = `0x${Buffer.from(sk).toString("hex")}`;
+          k.operatorSecretKey = op;
+          edit(k);
+        },
+      });
+    expect(fieldOf(noIndex((k) => (k.operatorSecretKey = v2.operatorSecretKey)))).toBe("blsSecretKey");
+    expect(fieldOf(noIndex((k) => (k.blsSecretKey = v2.blsSecretKey)))).toBe("operatorSecretKey");
+    expect(fieldOf(noIndex((k) => (k.blsShare = v2.blsShare)))).toBe("blsShare");
+    // with an index the share is required, and shareIndex needs a share
+    expect(
+      fieldOf(
+        variant({
+          key: (k) => {
+            delete k.blsShare;
+            delete k.shareIndex;
+          },
+        }),
+      ),
+    ).toBe("blsShare");
+    expect(fieldOf(variant({ key: (k) => delete k.blsShare }))).toBe("shareIndex");
+    // without a way to derive the public key, a key file must say its index
+    const c = read(paths[1] as string);
+    const k = read(join(dir, "v1", "validator.key"));
+    delete k.index;
+    writeFileSync(join(dir, "v1", "key.noindex.json"), JSON.stringify(k));
+    c.keyFile = "key.noindex.json";
+    writeFileSync(join(dir, "v1", "config.noindex.json"), JSON.stringify(c));
+    expect(fieldOf(() => readValidatorConfig(join(dir, "v1", "config.noindex.json")))).toBe("index");
+  });
+
   it("cowboyd --config: argument form, and a bad file exits 2 naming the field", () => {
     expect(validatorConfigArg(["--rpc-port", "1"])).toBeNull();
     expect(validatorConfigArg(["--config", "a.json"])).toBe("a.json");
@@ -176,7 +239,7 @@ describe("validator config files", () => {
       encoding: "utf8",
       timeout: 30_000,
     });
-    expect(r.status).toBe(2);
+    expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/ERR_VALIDATOR_CONFIG: .*config\.variant\.json: rpc\.port: must be an integer/);
   });
 });

@@ -15,7 +15,11 @@
  *   (of the genesis group; with a `dkgOutput` its share index is the key's position among the
  *   key-sorted players, optionally repeated as `shareIndex`) and the operator account's
  *   secp256k1 key (it signs the validator's transactions, such as submitted evidence and DKG
- *   logs);
+ *   logs). `index` and `blsShare` are optional: a key file of `cowboy validator keygen` holds
+ *   only the two secret keys. Without `index` the node looks its BLS key up in the network
+ *   file; a key the file does not list is a **joining validator**: the node follows the chain
+ *   (syncs, verifies, serves RPC) and votes from the first epoch whose set and group hold the
+ *   key (after `registerValidator` on chain and the resharing ceremony);
  *
  * plus the chain's `genesis.json` (the devnet's format). Byte strings are `0x` hex. Every
  * check failure is a {@link ValidatorConfigError} naming the file and the field.
@@ -86,9 +90,11 @@ export interface NetworkFile {
 /** The key file (secret). */
 export interface KeyFile {
   version: 1;
-  index: number;
+  /** position in the network file; absent: looked up by BLS key (a key not listed there joins) */
+  index?: number;
   blsSecretKey: string;
-  blsShare: string;
+  /** share of the genesis group (network-file validators only) */
+  blsShare?: string;
   /** optional: the share's index in the genesis group (must match the share's own prefix) */
   shareIndex?: number;
   operatorSecretKey: string;
@@ -128,8 +134,13 @@ export interface ValidatorSettings {
   readonly group: Uint8Array;
   /** the genesis DKG output (also in `genesis.dkgOutput`), or null for a dealer-dealt devnet group */
   readonly dkgOutput: Uint8Array | null;
-  /** this validator's index and BLS secrets */
+  /**
+   * this validator's network-file index and BLS secrets; for a validator that is not in the
+   * network file (`identity.networkIndex === null`) `index` is -1 and `share` is empty
+   */
   readonly signer: BlsSigner;
+  /** who this node is: operator address, BLS public key, network-file index (null: joining) */
+  readonly identity: ValidatorIdentity;
   readonly operatorSecretKey: Uint8Array;
   readonly p2p: { readonly listen: readonly string[]; readonly bootstrap: readonly string[] };
   readonly rpc: { readonly host: string; readonly port: number };
@@ -142,6 +153,20 @@ export interface ValidatorSettings {
   };
   readonly logLevel: string;
   readonly faults: { readonly equivocate: boolean };
+}
+
+/** The node's validator identity (from the key file, checked against the network file). */
+export interface ValidatorIdentity {
+  /** the operator account (address of `operatorSecretKey`) */
+  readonly address: Uint8Array;
+  /** the BLS public key of `signer.secretKey` */
+  readonly blsPublicKey: Uint8Array;
+  /**
+   * position in the network file, or null for a validator the file does not list: it joins
+   * through the chain's registry (`registerValidator`) and announces its peer id on the
+   * validator topic (ts/p2p announce.ts) instead of being listed with one
+   */
+  readonly networkIndex: number | null;
 }
 
 /** A config, network or key file is unreadable or invalid; `field` names the bad field. */
@@ -331,19 +356,21 @@ export function readNetworkFile(path: string): {
   return { chainName, group, dkgOutput, validators, params };
 }
 
-/** Parses a key file (see {@link KeyFile}). */
+/** Parses a key file (see {@link KeyFile}); absent `index` / `blsShare` are null. */
 export function readKeyFile(path: string): {
-  index: number;
+  index: number | null;
   blsSecretKey: Uint8Array;
-  blsShare: Uint8Array;
+  blsShare: Uint8Array | null;
   operatorSecretKey: Uint8Array;
 } {
   const o = readJson(path);
   const f = new Fields(path);
   f.only(o, "", ["version", "index", "blsSecretKey", "blsShare", "shareIndex", "operatorSecretKey"]);
   f.version(o);
-  const blsShare = f.hex(o.blsShare, "blsShare");
+  const blsShare = o.blsShare === undefined ? null : f.hex(o.blsShare, "blsShare");
+  if (blsShare !== null && blsShare.length === 0) throw f.bad("blsShare", "must not be empty");
   if (o.shareIndex !== undefined) {
+    if (blsShare === null) throw f.bad("shareIndex", "is set but there is no blsShare");
     const want = f.int(o.shareIndex, "shareIndex", 0, MAX_VALIDATORS - 1);
     // the share is `varint index ‖ scalar`
     let got = 0;
@@ -359,7 +386,7 @@ export function readKeyFile(path: string): {
     if (!ok || got !== want) throw f.bad("shareIndex", `is ${want} but blsShare is share ${ok ? got : "?"}`);
   }
   return {
-    index: f.int(o.index, "index", 0, MAX_VALIDATORS - 1),
+    index: o.index === undefined ? null : f.int(o.index, "index", 0, MAX_VALIDATORS - 1),
     blsSecretKey: f.hex(o.blsSecretKey, "blsSecretKey", 32),
     blsShare,
     operatorSecretKey: f.hex(o.operatorSecretKey, "operatorSecretKey", 32),
@@ -369,7 +396,14 @@ export function readKeyFile(path: string): {
 /**
  * Reads and checks a config file and the files it names; throws {@link ValidatorConfigError}.
  * `blsPublicKey` derives a BLS public key (the addon's; injected so this module loads without it)
- * to check that the key file belongs to the validator it claims to be.
+ * to check that the key file belongs to the validator it claims to be; it is required for a key
+ * file without `index` (the key is looked up in the network file by its public key).
+ *
+ * Which validator the key file is: with `index`, that network-file entry (BLS key and operator
+ * address must both match it). Without, the entry whose BLS key or operator address matches
+ * (both must then match, and `blsShare` is optional); if none does, the node is a joining
+ * validator (`identity.networkIndex === null`, no `blsShare` allowed: the genesis group has no
+ * share for it).
  */
 export function readValidatorConfig(
   path: string,
@@ -414,13 +448,56 @@ export function readValidatorConfig(
   const keyPath = rel(f.string(o.keyFile, "keyFile"));
   const key = readKeyFile(keyPath);
   const kf = new Fields(keyPath);
-  const me = network.validators[key.index];
-  if (me === undefined)
-    throw kf.bad("index", `is ${key.index} but the network has ${network.validators.length} validators`);
-  if (blsPublicKey !== undefined && !bytesEqual(blsPublicKey(key.blsSecretKey), me.blsPublicKey))
-    throw kf.bad("blsSecretKey", `is not the key of validator ${key.index} in the network file`);
-  if (!bytesEqual(addressFromSecretKey(key.operatorSecretKey), me.address))
-    throw kf.bad("operatorSecretKey", `is not the operator key of validator ${key.index} (address mismatch)`);
+  const operator = addressFromSecretKey(key.operatorSecretKey);
+  let myKey: Uint8Array | null = null;
+  if (blsPublicKey !== undefined) {
+    try {
+      myKey = blsPublicKey(key.blsSecretKey);
+    } catch (err) {
+      throw kf.bad("blsSecretKey", `is not a BLS secret key (${(err as Error).message})`);
+    }
+  }
+  let networkIndex: number | null;
+  if (key.index !== null) {
+    networkIndex = key.index;
+    const me = network.validators[key.index];
+    if (me === undefined)
+      throw kf.bad("index", `is ${key.index} but the network has ${network.validators.length} validators`);
+    if (myKey !== null && !bytesEqual(myKey, me.blsPublicKey))
+      throw kf.bad("blsSecretKey", `is not the key of validator ${key.index} in the network file`);
+    if (!bytesEqual(operator, me.address))
+      throw kf.bad(
+        "operatorSecretKey",
+        `is not the operator key of validator ${key.index} (address mismatch)`,
+      );
+    if (key.blsShare === null)
+      throw kf.bad(
+        "blsShare",
+        `is required with index (validator ${key.index}'s share of the genesis group)`,
+      );
+  } else {
+    if (myKey === null)
+      throw kf.bad("index", "is required unless the BLS public key can be derived (the node's addon)");
+    const pk = myKey;
+    const byKey = network.validators.findIndex((v) => bytesEqual(v.blsPublicKey, pk));
+    const byAddress = network.validators.findIndex((v) => bytesEqual(v.address, operator));
+    if (byKey >= 0 && byAddress !== byKey)
+      throw kf.bad(
+        "operatorSecretKey",
+        `the BLS key is validator ${byKey}'s in the network file, but the operator key is not its operator (address mismatch)`,
+      );
+    if (byAddress >= 0 && byKey !== byAddress)
+      throw kf.bad(
+        "blsSecretKey",
+        `the operator is validator ${byAddress}'s in the network file, but the BLS key is not its key`,
+      );
+    networkIndex = byKey >= 0 ? byKey : null;
+    if (networkIndex === null && key.blsShare !== null)
+      throw kf.bad(
+        "blsShare",
+        "this key is not in the network file, so it holds no share of the genesis group (remove blsShare)",
+      );
+  }
 
   const p2p = f.object(o.p2p, "p2p");
   f.only(p2p, "p2p.", ["listen", "bootstrap"]);
@@ -481,7 +558,16 @@ export function readValidatorConfig(
     validators: network.validators,
     group: network.group,
     dkgOutput: network.dkgOutput,
-    signer: { index: key.index, secretKey: key.blsSecretKey, share: key.blsShare },
+    signer: {
+      index: networkIndex ?? -1,
+      secretKey: key.blsSecretKey,
+      share: key.blsShare ?? new Uint8Array(0),
+    },
+    identity: {
+      address: operator,
+      blsPublicKey: myKey ?? (network.validators[networkIndex as number] as NetworkValidator).blsPublicKey,
+      networkIndex,
+    },
     operatorSecretKey: key.operatorSecretKey,
     p2p: { listen, bootstrap },
     rpc: { host: rpcHost, port: rpcPort },

@@ -7,7 +7,7 @@
  * blocks.
  */
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type GenesisDkg, genesisDkg, loadNative } from "@cowboy/consensus";
@@ -591,6 +591,20 @@ describe("DkgDriver: faults", () => {
       shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
     ).toBe(true);
     expect(readdirSync(join(joiner.dir, "dkg"))).toEqual(["share-1.json"]);
+  });
+
+  it("a player that cannot persist a dealing does not acknowledge it (the dealer reveals it instead)", async () => {
+    const net = new Net({ epochBlocks: E });
+    const joiner = net.validators[4] as Validator;
+    // the dealings file cannot be written (a directory is in its place)
+    mkdirSync(join(joiner.dir, "dkg", "dealings-1.json", "x"), { recursive: true });
+    await net.runTo(15);
+    const acks = net.hub.log.filter(
+      (m) => m.kind === "direct" && m.from === joiner.peer && decodeDkgFrame(CHAIN_ID, m.data)?.type === "ack",
+    );
+    expect(acks).toEqual([]);
+    // every dealer revealed its dealing to the joiner: the ceremony still succeeds
+    expect(net.chain.decided(1)?.revealed.map(hex)).toEqual([hex(joiner.key)]);
   });
 
   it("a player offline until the dealers' deadline is revealed, and still gets its share", async () => {

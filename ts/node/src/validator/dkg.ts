@@ -1034,11 +1034,17 @@ export class DkgDriver {
 
   private sendAck(s: Session, dealer: Buffer, ack: Buffer): void {
     const k = hex(dealer);
-    // persist the dealing before acknowledging it: a log that says "acked" must stay answerable
-    const d = s.inflight;
-    if (d !== null && !s.received.has(k) && d.dealer.equals(dealer)) {
+    // persist the dealing before acknowledging it: a log that says "acked" must stay answerable.
+    // Not persisted → no acknowledgement (the dealer reveals the dealing in its log instead;
+    // a repeated dealing tries again).
+    if (!s.received.has(k)) {
+      const d = s.inflight;
+      if (d === null || !d.dealer.equals(dealer)) return;
       s.received.set(k, d);
-      this.saveDealings(s);
+      if (!this.saveDealings(s)) {
+        s.received.delete(k);
+        return;
+      }
     }
     s.acksOut.set(k, { dealer, ack });
     this.flushAck(s, k);
@@ -1215,7 +1221,8 @@ export class DkgDriver {
 
   // ----- files -----
 
-  private saveDealings(s: Session): void {
+  /** Persists the player's received dealings; false (logged) if they could not be written. */
+  private saveDealings(s: Session): boolean {
     const list = [...s.received.values()].map((d) => ({
       dealer: hex(d.dealer),
       pub: hex(d.pub),
@@ -1223,8 +1230,10 @@ export class DkgDriver {
     }));
     try {
       writeFileDurable(join(this.dir, `dealings-${s.n}.json`), Buffer.from(JSON.stringify(list)));
+      return true;
     } catch (err) {
-      this.fail(s.n, "cannot persist a received dealing", err);
+      this.fail(s.n, "cannot persist a received dealing (not acknowledged)", err);
+      return false;
     }
   }
 

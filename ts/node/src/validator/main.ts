@@ -2,13 +2,15 @@
  * One validator process: `cowboyd --config FILE` (or `node ts/node/src/validator/main.ts FILE`);
  * FILE is the config file of docs/validator.md (config.ts). Logs are pino JSON lines on
  * stdout; once serving it prints one line
- * `{"ev":"ready","index":i,"rpc":"http://…","ws":"ws://…","syncedTo":h}`. SIGINT/SIGTERM stop
+ * `{"ev":"ready","index":i,"rpc":"http://…","ws":"ws://…","syncedTo":h}` (`index` is the network-file
+ * position, null for a joining validator the file does not list). SIGINT/SIGTERM stop
  * it cleanly (voter, network, RPC, ledger writes, stores). A bad config exits with code 2 and
  * `ERR_VALIDATOR_CONFIG: <file>: <field>: <why>` on stderr.
  */
 import { writeSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadNative } from "@cowboy/consensus";
+import { toHex } from "@cowboy/sdk";
 import { createLogger } from "../devnet/logger.ts";
 import { readValidatorConfig, ValidatorConfigError, type ValidatorSettings } from "./config.ts";
 import { ValidatorNode } from "./node.ts";
@@ -31,6 +33,11 @@ export async function runValidator(
     throw err;
   }
   const logger = createLogger(settings.logLevel, "json");
+  if (settings.identity.networkIndex === null)
+    logger.info(
+      { address: toHex(settings.identity.address), blsKey: toHex(settings.identity.blsPublicKey) },
+      "this key is not in the network file: following the chain; it votes from the first epoch whose set holds it (register it with `cowboy validator register`)",
+    );
   let node: ValidatorNode;
   let urls: { http: string; ws: string };
   try {
@@ -54,7 +61,7 @@ export async function runValidator(
   }
   writeSync(
     1,
-    `${JSON.stringify({ ev: "ready", index: settings.signer.index, rpc: urls.http, ws: urls.ws, syncedTo: node.app.tip() })}\n`,
+    `${JSON.stringify({ ev: "ready", index: settings.identity.networkIndex, rpc: urls.http, ws: urls.ws, syncedTo: node.app.tip() })}\n`,
   );
   return await new Promise<number>((resolve) => {
     let stopping = false;

@@ -12,6 +12,14 @@
  * member that holds one, following otherwise. Without a DKG output one voter runs the network
  * file's set for the network's life.
  *
+ * Joining validators: a node whose key the network file does not list (identity.networkIndex
+ * null) starts as a follower. It announces `(address, BLS key, peer id)` signed with its BLS key on
+ * the validator gossip topic (ts/p2p announce.ts) every {@link ANNOUNCE_EVERY_MS}; every node
+ * binds an announced key to its peer once the chain's registry lists that key under that
+ * address, so consensus messages reach the joiner and are accepted from it. A follower whose
+ * finalized tip stops moving fetches the finalized chain by block sync every
+ * {@link FOLLOW_SYNC_MS} (before it is registered nobody sends it consensus messages).
+ *
  * Data directory: `p2p.key` (network identity), `votes.journal` (signed votes), `dkg/` (the
  * DKG driver's shares and ceremony state),
  * `finalized.log` (finalized blocks with their certificates: the consensus chain),
@@ -32,6 +40,7 @@ import {
   encodeEvidence,
   evidenceFromEquivocation,
   FileJournal,
+  loadNative,
   type Message,
   type Network,
   nativeValidatorCrypto,
@@ -40,12 +49,17 @@ import {
   type Voter,
 } from "@cowboy/consensus";
 import {
+  type AnnounceCrypto,
+  AnnouncementVerifier,
   ConsensusNetwork,
   createNode,
+  encodeAnnouncement,
   type P2pNode,
   serveBlockSync,
+  signAnnouncement,
   syncFromPeers,
   systemClock,
+  ValidatorDirectory,
 } from "@cowboy/p2p";
 import { type BlockView, chainModules, RpcDispatcher, RpcServer } from "@cowboy/rpc";
 import {
@@ -180,6 +194,22 @@ export const EQUIVOCATE_AFTER_HEIGHT = 5;
 /** A further validator submits held evidence after this long per rank if the offender is still unpunished. */
 export const EVIDENCE_FALLBACK_MS = 15_000;
 
+/** A joining validator re-publishes its peer announcement this often. */
+export const ANNOUNCE_EVERY_MS = 2_000;
+
+/** A follower whose finalized tip did not move for this long runs block sync. */
+export const FOLLOW_SYNC_MS = 1_000;
+
+/** The addon's namespaced BLS signatures (announcements). */
+function announceCrypto(): AnnounceCrypto {
+  const x = loadNative();
+  return {
+    sign: (sk, ns, msg) => x.blsSignNamespaced(Buffer.from(sk), Buffer.from(ns), Buffer.from(msg)),
+    verify: (pk, ns, msg, sig) =>
+      x.blsVerifyNamespaced(Buffer.from(pk), Buffer.from(ns), Buffer.from(msg), Buffer.from(sig)),
+  };
+}
+
 /** Development accounts in a genesis: the accounts before the dev faucet (the localnet's layout). */
 function devAccountCount(g: GenesisConfig): number {
   const faucet = deriveDevKeys(0).faucet.address;
@@ -204,6 +234,20 @@ export class ValidatorNode extends NodeChainBackend {
   private catchUpTimer: ReturnType<typeof setTimeout> | null = null;
   /** re-checks, while following an epoch as a member, whether this node got its share */
   private shareTimer: ReturnType<typeof setInterval> | null = null;
+  /** publishes this joining validator's announcement; block sync while following */
+  private announceTimer: ReturnType<typeof setInterval> | null = null;
+  private followTimer: ReturnType<typeof setInterval> | null = null;
+  /** the finalized tip at the last follow check */
+  private followTip = -1;
+  /** peer index ↔ BLS key ↔ peer id: the network file's validators, then announced ones */
+  readonly directory: ValidatorDirectory;
+  /** checks validator announcements (null before start) */
+  announcements: AnnouncementVerifier | null = null;
+  /**
+   * A joining validator sends consensus messages only once the chain lists its key (peers drop
+   * and penalize consensus frames of unknown peers): since when (ms) it is registered here.
+   */
+  private registeredAt: number | null = null;
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
   private appendQueue: Promise<void> = Promise.resolve();
@@ -240,12 +284,17 @@ export class ValidatorNode extends NodeChainBackend {
     // a DKG group's share indices are the keys' positions in key order (the DKG sorts its players)
     const hexKeys = config.validators.map((v) => Buffer.from(v.blsPublicKey).toString("hex"));
     const sorted = [...hexKeys].sort();
+    this.directory = new ValidatorDirectory(
+      config.validators.map((v) => ({ blsKey: v.blsPublicKey, peerId: v.peerId })),
+    );
     this.scheme = new BlsScheme({
       chainId: config.genesis.chainId,
       publicKeys: config.validators.map((v) => v.blsPublicKey),
       proofs: config.validators.map((v) => v.proofOfPossession),
       group: config.group,
-      signer: config.signer,
+      ...(config.identity.networkIndex === null || config.signer.share.length === 0
+        ? {}
+        : { signer: config.signer }),
       ...(config.dkgOutput === null ? {} : { shareIndices: hexKeys.map((k) => sorted.indexOf(k)) }),
     });
     const scheme = this.scheme;
@@ -254,7 +303,7 @@ export class ValidatorNode extends NodeChainBackend {
       {
         dataDir: config.dataDir,
         genesis: config.genesis,
-        proposer: (config.validators[config.signer.index] as { address: Uint8Array }).address,
+        proposer: config.identity.address,
         validators: config.validators.map((v) => v.address),
         verifyCertificate: (cert) =>
           this.epochs
@@ -313,7 +362,7 @@ export class ValidatorNode extends NodeChainBackend {
   private shareFor(epoch: number): { index: number; share: Uint8Array } | null {
     if (this.dkg !== null) return this.dkg.shareFor(epoch);
     const g = this.app.chain.epochGroup(epoch);
-    const index = shareIndexOf(this.config.signer.share);
+    const index = this.config.signer.share.length === 0 ? null : shareIndexOf(this.config.signer.share);
     return g !== null && g.ceremony === 0 && index !== null
       ? { index, share: this.config.signer.share }
       : null;
@@ -322,17 +371,21 @@ export class ValidatorNode extends NodeChainBackend {
   /** How this node runs `epoch` (see {@link EpochPlan}); null while the epoch's group is unknown. */
   private planFor(epoch: number): EpochPlan | null {
     const c = this.config;
-    const netIndex = (key: Uint8Array) => c.validators.findIndex((v) => bytesEqual(v.blsPublicKey, key));
     if (!this.epochs)
       return epoch === 0
-        ? { scheme: this.scheme, me: c.signer.index, peers: c.validators.map((_, i) => i) }
+        ? {
+            scheme: this.scheme,
+            me: c.identity.networkIndex === null || c.signer.share.length === 0 ? -1 : c.signer.index,
+            peers: c.validators.map((_, i) => i),
+          }
         : null;
     const g = this.app.chain.epochGroup(epoch);
     const verifier = this.verifierFor(epoch);
     if (g === null || verifier === null) return null;
-    const myKey = (c.validators[c.signer.index] as { blsPublicKey: Uint8Array }).blsPublicKey;
+    const myKey = c.identity.blsPublicKey;
     const me = g.members.findIndex((m) => bytesEqual(m.blsKey, myKey));
-    const peers = g.members.map((m) => netIndex(m.blsKey));
+    // peer indices by key: stable, whether or not the member's peer is known yet (announced later)
+    const peers = g.members.map((m) => this.directory.indexOf(m.blsKey));
     const share = me < 0 ? null : this.shareFor(epoch);
     const member = g.members[me];
     // a member without its share of the group (ceremony missed, share lost) follows the epoch
@@ -457,7 +510,7 @@ export class ValidatorNode extends NodeChainBackend {
       chainId: c.chainName,
       listen: [...c.p2p.listen],
       bootstrap: [...c.p2p.bootstrap],
-      validators: c.validators.map((v, index) => ({ index, peerId: v.peerId })),
+      validators: this.directory.entries(),
       discoveryIntervalMs: 1_000,
       logger: p2pLogger,
       metrics: {
@@ -473,8 +526,7 @@ export class ValidatorNode extends NodeChainBackend {
     try {
       serveBlockSync(node, this.app, codec);
       const network = new ConsensusNetwork({ node, codec, logger: p2pLogger });
-      const me = network.me;
-      if (me === null || me < 0) throw new Error(`peer ${node.peerId} is not in the validator set`);
+      this.bindIdentity(node);
       const factory = c.dkgDriver === undefined ? defaultDkgDriver : c.dkgDriver;
       if (factory !== null && this.epochs) {
         const secretKey = c.signer.secretKey;
@@ -483,10 +535,11 @@ export class ValidatorNode extends NodeChainBackend {
           chain: () => this.app.chain,
           network: node,
           secretKey,
-          blsKey: (c.validators[c.signer.index] as { blsPublicKey: Uint8Array }).blsPublicKey,
+          blsKey: c.identity.blsPublicKey,
           submitLog: async (ceremony, bytes) => this.submitDkgLog(BigInt(ceremony), bytes),
           dataDir: c.dataDir,
-          genesisShare: index === null ? null : { index, share: c.signer.share },
+          genesisShare:
+            index === null || c.signer.share.length === 0 ? null : { index, share: c.signer.share },
           logger: log,
         });
       }
@@ -497,17 +550,21 @@ export class ValidatorNode extends NodeChainBackend {
       journal = new FileJournal(join(c.dataDir, "votes.journal"));
       const tap = metrics.tap;
       const rewrite = c.faults.equivocate ? (m: Message) => this.equivocate(m) : undefined;
+      const mayBroadcast = () => this.maySendConsensus();
       const voterNet: Network = {
         broadcast(message) {
+          if (!mayBroadcast()) return;
           for (const m of rewrite === undefined ? [message] : rewrite(message)) {
             tap.sent?.(m);
             network.broadcast(m);
           }
         },
         send(to, message) {
+          if (!mayBroadcast()) return;
           for (const m of rewrite === undefined ? [message] : rewrite(message)) {
             tap.sent?.(m);
-            network.send(to, m);
+            // a member whose peer has not announced itself yet is unreachable for now
+            if (node.validators.peerOf(to) !== null) network.send(to, m);
           }
         },
       };
@@ -549,6 +606,7 @@ export class ValidatorNode extends NodeChainBackend {
             voters.replan();
           }
         }, 1_000);
+      this.startJoining(node, codec, voters);
     } catch (err) {
       journal?.close();
       await node.stop();
@@ -576,7 +634,7 @@ export class ValidatorNode extends NodeChainBackend {
         ...chainModules(this, { cyclesTarget: CYCLES_TARGET, cellsTarget: CELLS_TARGET }, { backend: this }),
         this.hub,
         new ValidatorRpcModule({
-          index: c.signer.index,
+          index: c.identity.networkIndex ?? -1,
           status: () => ({
             view: this.voter?.currentView ?? 0,
             finalizedView: this.voter?.finalizedView ?? 0,
@@ -609,6 +667,142 @@ export class ValidatorNode extends NodeChainBackend {
   /** The epoch the node is voting in (or following), or null before it started. */
   get epoch(): number | null {
     return this.running?.voters.epoch ?? null;
+  }
+
+  /**
+   * Checks that the p2p identity (`p2p.key`) fits the key file and binds this node in the peer
+   * directory: a network-file validator must run on its listed peer id; a joining validator
+   * must not run on a listed one, and is bound to its own peer id here.
+   */
+  private bindIdentity(node: P2pNode): void {
+    const c = this.config;
+    const i = c.identity.networkIndex;
+    if (i !== null) {
+      const listed = (c.validators[i] as { peerId: string }).peerId;
+      if (listed !== node.peerId)
+        throw new ValidatorError(
+          "ERR_VALIDATOR_IDENTITY",
+          `this node's peer id ${node.peerId} (${join(c.dataDir, "p2p.key")}) is not validator ${i}'s peer id ${listed} in the network file`,
+        );
+      return;
+    }
+    const other = c.validators.findIndex((v) => v.peerId === node.peerId);
+    if (other >= 0)
+      throw new ValidatorError(
+        "ERR_VALIDATOR_IDENTITY",
+        `this node's peer id ${node.peerId} is validator ${other}'s in the network file, but the key file is not validator ${other}'s (a copied p2p.key?)`,
+      );
+    this.directory.bind(c.identity.blsPublicKey, node.peerId, Date.now());
+    node.setValidators(this.directory.entries());
+  }
+
+  /** True if the chain's registry lists this node's BLS key under its operator address. */
+  private registered(): boolean {
+    const id = this.config.identity;
+    try {
+      const rec = this.app.chain.validator(id.address);
+      return rec !== null && bytesEqual(rec.blsKey, id.blsPublicKey);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A network-file validator always sends consensus messages; a joining one once the chain has
+   * listed its key for two announcement periods (so that peers have bound its peer id by then).
+   */
+  private maySendConsensus(): boolean {
+    if (this.config.identity.networkIndex !== null) return true;
+    return this.registeredAt !== null && Date.now() - this.registeredAt >= 2 * ANNOUNCE_EVERY_MS;
+  }
+
+  /**
+   * Validator announcements (every node checks them; a joining validator publishes its own) and
+   * the follower's block sync.
+   */
+  private startJoining(
+    node: P2pNode,
+    codec: Parameters<typeof serveBlockSync>[2],
+    voters: EpochVoters,
+  ): void {
+    const c = this.config;
+    const crypto = announceCrypto();
+    const log = this.log;
+    const verifier = new AnnouncementVerifier({
+      chainId: c.genesis.chainId,
+      crypto,
+      directory: this.directory,
+      registry: (address, key) => {
+        try {
+          const rec = this.app.chain.validator(address);
+          if (rec === null) return "unknown";
+          return bytesEqual(rec.blsKey, key) ? "registered" : "other-key";
+        } catch {
+          return "unknown";
+        }
+      },
+      onBound: (a) => {
+        try {
+          node.setValidators(this.directory.entries());
+        } catch (err) {
+          log?.error({ err: (err as Error).message }, "cannot update the p2p validator map");
+          return;
+        }
+        log?.info({ address: toHex(a.address), peer: a.peerId }, "validator announced: peer bound");
+      },
+    });
+    this.announcements = verifier;
+    node.onGossip("validator", {
+      validate: (bytes, from) => verifier.validate(bytes, from.origin ?? null),
+      deliver: () => {},
+    });
+    if (c.identity.networkIndex === null) {
+      const announce = () => {
+        if (this.stopped) return;
+        if (this.registeredAt === null && this.registered()) {
+          this.registeredAt = Date.now();
+          log?.info({ address: toHex(c.identity.address) }, "this validator is registered on chain");
+        }
+        let bytes: Uint8Array;
+        try {
+          bytes = encodeAnnouncement(
+            signAnnouncement(
+              {
+                chainId: c.genesis.chainId,
+                address: c.identity.address,
+                blsKey: c.identity.blsPublicKey,
+                peerId: node.peerId,
+                issuedAtMs: Date.now(),
+              },
+              c.signer.secretKey,
+              crypto,
+            ),
+          );
+        } catch (err) {
+          log?.error({ err: (err as Error).message }, "cannot sign the validator announcement");
+          return;
+        }
+        node.publish("validator", bytes).catch((err: unknown) => {
+          log?.debug({ err: (err as Error).message }, "validator announcement not sent");
+        });
+      };
+      announce();
+      this.announceTimer = setInterval(announce, ANNOUNCE_EVERY_MS);
+    }
+    // a follower that hears no consensus messages (not registered yet, or its peers have not
+    // bound it) still follows the finalized chain by block sync
+    this.followTimer = setInterval(() => {
+      if (this.stopped || this.catchingUp) return;
+      const tip = this.app.tip();
+      const moved = tip !== this.followTip;
+      this.followTip = tip;
+      if (moved || (this.voter?.signing ?? false) || node.connectedPeers().length === 0) return;
+      this.catchingUp = true;
+      void this.syncChain(node, codec).finally(() => {
+        this.catchingUp = false;
+        if (!this.stopped) voters.advance();
+      });
+    }, FOLLOW_SYNC_MS);
   }
 
   /** Block sync from the connected peers, each run verified with its epoch's set. */
@@ -672,7 +866,9 @@ export class ValidatorNode extends NodeChainBackend {
       {
         epoch,
         voting: voter.signing,
-        member: (this.running?.voters.plan?.peers ?? []).includes(this.config.signer.index),
+        member: (this.running?.voters.plan?.peers ?? []).includes(
+          this.directory.indexOf(this.config.identity.blsPublicKey),
+        ),
         fromHeight: voter.finalizedHeight,
       },
       voter.signing ? "epoch started: voting" : "epoch started: following (not voting)",
@@ -687,6 +883,8 @@ export class ValidatorNode extends NodeChainBackend {
     this.evidenceTimers.clear();
     if (this.catchUpTimer !== null) clearTimeout(this.catchUpTimer);
     if (this.shareTimer !== null) clearInterval(this.shareTimer);
+    if (this.announceTimer !== null) clearInterval(this.announceTimer);
+    if (this.followTimer !== null) clearInterval(this.followTimer);
     const r = this.running;
     if (r !== null) {
       r.voters.stop();
@@ -816,11 +1014,14 @@ export class ValidatorNode extends NodeChainBackend {
       });
     // one submitter first: the validator after the offender; each further one waits longer and
     // submits only if the offender is not punished by then (the chain refuses a repeat anyway)
-    const n = this.config.validators.length;
-    const me = this.config.signer.index;
-    const offender = this.networkIndexOf(ev.epoch, ev.signer);
-    if (offender === null || me === offender) return;
-    const rank = (me - offender - 1 + n) % n;
+    // by position in the epoch's set: the member after the offender first, non-members last
+    const keys = this.setKeys(ev.epoch);
+    if (keys === null || ev.signer >= keys.length) return;
+    const n = keys.length;
+    const myKey = this.config.identity.blsPublicKey;
+    const me = keys.findIndex((k) => bytesEqual(k, myKey));
+    if (me === ev.signer) return;
+    const rank = me < 0 ? n : (me - ev.signer - 1 + n) % n;
     const timer = setTimeout(() => {
       this.evidenceTimers.delete(timer);
       this.submitEvidence(key);
@@ -828,21 +1029,19 @@ export class ValidatorNode extends NodeChainBackend {
     this.evidenceTimers.add(timer);
   }
 
-  /** The network-file index of validator `signer` of `epoch`'s set, or null. */
-  private networkIndexOf(epoch: number, signer: number): number | null {
-    if (!this.epochs) return signer < this.config.validators.length ? signer : null;
-    const key = this.setKeys(epoch)?.[signer];
-    if (key === undefined) return null;
-    const i = this.config.validators.findIndex((v) => bytesEqual(v.blsPublicKey, key));
-    return i < 0 ? null : i;
-  }
-
   /** True if the chain shows validator `signer` of `epoch`'s set jailed at its head. */
   private punished(epoch: number, signer: number): boolean {
-    const i = this.networkIndexOf(epoch, signer);
-    const v = i === null ? undefined : this.config.validators[i];
-    if (v === undefined) return false;
-    const rec = this.app.chain.validator(v.address);
+    let address: Uint8Array;
+    try {
+      const m = this.app.chain.validatorSet(epoch)[signer];
+      if (m !== undefined) address = Uint8Array.from(Buffer.from(m.address.replace(/^0x/, ""), "hex"));
+      else if (!this.epochs && epoch === 0 && this.config.validators[signer] !== undefined)
+        address = (this.config.validators[signer] as { address: Uint8Array }).address;
+      else return false;
+    } catch {
+      return false;
+    }
+    const rec = this.app.chain.validator(address);
     return rec !== null && BigInt(rec.jailedUntil) > this.app.chain.head.height;
   }
 

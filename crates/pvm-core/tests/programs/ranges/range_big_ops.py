@@ -101,3 +101,8 @@ try:
 except ValueError as e:
     print("ValueError", e)
 print(str(huge), repr(range(B, 0, -B)), f"{range(B, B + 1)}")
+for call in (lambda: huge.count(), lambda: range(5).index(1, 2), lambda: range(5).count(value=1)):
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError", e)

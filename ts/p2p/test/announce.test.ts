@@ -1,0 +1,180 @@
+/**
+ * Validator announcements (src/announce.ts): the wire format round-trips and refuses malformed
+ * bytes; the verifier binds a key only for a valid BLS signature published by the announced
+ * peer itself and listed by the chain's registry, keeps the newest binding, never rebinds a
+ * network-file validator, and is bounded; the directory's peer indices are stable.
+ */
+import { loadNative } from "@cowboy/consensus";
+import { generateKeyPair } from "@libp2p/crypto/keys";
+import { peerIdFromPrivateKey } from "@libp2p/peer-id";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  type AnnounceCrypto,
+  AnnouncementVerifier,
+  decodeAnnouncement,
+  encodeAnnouncement,
+  type RegistryAnswer,
+  signAnnouncement,
+  ValidatorDirectory,
+  verifyAnnouncement,
+} from "../src/announce.ts";
+
+const x = loadNative();
+const crypto: AnnounceCrypto = {
+  sign: (sk, ns, m) => x.blsSignNamespaced(Buffer.from(sk), Buffer.from(ns), Buffer.from(m)),
+  verify: (pk, ns, m, sig) =>
+    x.blsVerifyNamespaced(Buffer.from(pk), Buffer.from(ns), Buffer.from(m), Buffer.from(sig)),
+};
+const key = (seed: number) => {
+  const sk = Uint8Array.from(x.blsKeygen(Buffer.alloc(32, seed)));
+  return { sk, pk: Uint8Array.from(x.blsPublicKey(Buffer.from(sk))) };
+};
+const peers: string[] = [];
+beforeAll(async () => {
+  for (let i = 0; i < 4; i++) peers.push(peerIdFromPrivateKey(await generateKeyPair("Ed25519")).toString());
+});
+
+const CHAIN = 7778n;
+const addr = (b: number) => new Uint8Array(20).fill(b);
+
+function announce(seed: number, address: Uint8Array, peerId: string, issuedAtMs = 1_000, chainId = CHAIN) {
+  const k = key(seed);
+  return encodeAnnouncement(
+    signAnnouncement({ chainId, address, blsKey: k.pk, peerId, issuedAtMs }, k.sk, crypto),
+  );
+}
+
+describe("validator announcements", () => {
+  it("round-trip; malformed bytes and bad signatures are refused", () => {
+    const k = key(1);
+    const a = signAnnouncement(
+      { chainId: CHAIN, address: addr(1), blsKey: k.pk, peerId: peers[0] as string, issuedAtMs: 5 },
+      k.sk,
+      crypto,
+    );
+    const bytes = encodeAnnouncement(a);
+    const back = decodeAnnouncement(bytes);
+    expect(back).toEqual(a);
+    expect(verifyAnnouncement(back, crypto)).toBe(true);
+    // any changed field breaks the signature
+    expect(verifyAnnouncement({ ...back, issuedAtMs: 6 }, crypto)).toBe(false);
+    expect(verifyAnnouncement({ ...back, peerId: peers[1] as string }, crypto)).toBe(false);
+    expect(verifyAnnouncement({ ...back, chainId: 1n }, crypto)).toBe(false);
+    expect(verifyAnnouncement({ ...back, blsKey: key(2).pk }, crypto)).toBe(false);
+    // strict decoding
+    expect(() => decodeAnnouncement(bytes.subarray(0, bytes.length - 1))).toThrow(
+      /invalid validator announcement/,
+    );
+    expect(() => decodeAnnouncement(Uint8Array.from([2, ...bytes.subarray(1)]))).toThrow(/version/);
+    expect(() => decodeAnnouncement(new Uint8Array(3))).toThrow(/length/);
+    const badId = Uint8Array.from(bytes);
+    badId[1 + 8 + 20 + 48 + 8 + 1] = 0x21; // '!' is not base58
+    expect(() => decodeAnnouncement(badId)).toThrow(/peer id/);
+  });
+
+  it("binds a registered key to the peer that announced it; rejects what no honest node relays", () => {
+    const fixed = key(9);
+    const dir = new ValidatorDirectory([{ blsKey: fixed.pk, peerId: peers[3] as string }]);
+    const registry = new Map<string, string>(); // address hex → key hex
+    const reg = (a: Uint8Array, k: Uint8Array): RegistryAnswer => {
+      const want = registry.get(Buffer.from(a).toString("hex"));
+      return want === undefined
+        ? "unknown"
+        : want === Buffer.from(k).toString("hex")
+          ? "registered"
+          : "other-key";
+    };
+    const bound: string[] = [];
+    const v = new AnnouncementVerifier({
+      chainId: CHAIN,
+      crypto,
+      directory: dir,
+      registry: reg,
+      now: () => 10_000,
+      onBound: (a) => bound.push(a.peerId),
+    });
+    const p0 = peers[0] as string;
+    const good = announce(1, addr(1), p0);
+    // not registered (yet): ignored, nothing bound
+    expect(v.validate(good, p0)).toBe("ignore");
+    expect(v.last).toBe("unregistered");
+    registry.set(Buffer.from(addr(1)).toString("hex"), Buffer.from(key(1).pk).toString("hex"));
+    // published by someone else than the announced peer: rejected
+    expect(v.validate(good, peers[1] as string)).toBe("reject");
+    expect(v.last).toBe("wrong-origin");
+    expect(v.validate(good, null)).toBe("reject");
+    expect(v.validate(good, p0)).toBe("accept");
+    expect(v.last).toBe("bound");
+    expect(bound).toEqual([p0]);
+    expect(dir.peerOf(key(1).pk)).toBe(p0);
+    const index = dir.indexOf(key(1).pk);
+    expect(index).toBe(1); // after the one network-file validator
+    expect(dir.entries()).toEqual([
+      { index: 0, peerId: peers[3] },
+      { index: 1, peerId: p0 },
+    ]);
+    // a repeat and a refresh: accepted, no new binding
+    expect(v.validate(good, p0)).toBe("accept");
+    expect(v.validate(announce(1, addr(1), p0, 2_000), p0)).toBe("accept");
+    expect(v.last).toBe("known");
+    expect(bound).toHaveLength(1);
+    // an older binding to another peer: ignored; a newer one moves the key (same index)
+    const p2 = peers[2] as string;
+    expect(v.validate(announce(1, addr(1), p2, 1_500), p2)).toBe("ignore");
+    expect(v.last).toBe("stale");
+    expect(v.validate(announce(1, addr(1), p2, 3_000), p2)).toBe("accept");
+    expect(dir.peerOf(key(1).pk)).toBe(p2);
+    expect(dir.indexOf(key(1).pk)).toBe(index);
+    // the key registered under another address, another chain, a bad signature, the future
+    expect(v.validate(announce(1, addr(7), p2, 4_000), p2)).toBe("ignore");
+    expect(v.last).toBe("unregistered");
+    registry.set(Buffer.from(addr(2)).toString("hex"), Buffer.from(key(5).pk).toString("hex"));
+    expect(v.validate(announce(1, addr(2), p2, 4_000), p2)).toBe("ignore");
+    expect(v.last).toBe("other-key");
+    expect(v.validate(announce(1, addr(1), p2, 4_000, 1n), p2)).toBe("reject");
+    expect(v.last).toBe("wrong-chain");
+    const forged = announce(1, addr(1), p2, 4_000);
+    forged[forged.length - 1] = (forged[forged.length - 1] as number) ^ 1;
+    expect(v.validate(forged, p2)).toBe("reject");
+    expect(v.last).toBe("bad-signature");
+    expect(v.validate(announce(1, addr(1), p2, 100_000), p2)).toBe("ignore");
+    expect(v.last).toBe("future");
+    expect(v.validate(new Uint8Array([1, 2, 3]), p2)).toBe("reject");
+    expect(v.last).toBe("malformed");
+    // a network-file validator's key announced on another peer: rejected; on its own: known
+    expect(v.validate(announce(9, addr(9), p2, 4_000), p2)).toBe("reject");
+    expect(v.last).toBe("network-file");
+    expect(v.validate(announce(9, addr(9), peers[3] as string, 4_000), peers[3] as string)).toBe("accept");
+    expect(dir.peerOf(fixed.pk)).toBe(peers[3]);
+    // a key announced on a network-file validator's peer id cannot take it over
+    registry.set(Buffer.from(addr(3)).toString("hex"), Buffer.from(key(3).pk).toString("hex"));
+    expect(v.validate(announce(3, addr(3), peers[3] as string, 4_000), peers[3] as string)).toBe("reject");
+    expect(dir.indexOf(fixed.pk)).toBe(0);
+  });
+
+  it("is bounded: a full directory ignores new keys until registry-less ones are pruned", () => {
+    const dir = new ValidatorDirectory([]);
+    const registered = new Set<string>();
+    const v = new AnnouncementVerifier({
+      chainId: CHAIN,
+      crypto,
+      directory: dir,
+      registry: (_a, k) => (registered.has(Buffer.from(k).toString("hex")) ? "registered" : "unknown"),
+      maxBindings: 1,
+      now: () => 10_000,
+    });
+    for (const s of [1, 2]) registered.add(Buffer.from(key(s).pk).toString("hex"));
+    expect(v.validate(announce(1, addr(1), peers[0] as string), peers[0] as string)).toBe("accept");
+    expect(v.validate(announce(2, addr(2), peers[1] as string), peers[1] as string)).toBe("ignore");
+    expect(v.last).toBe("full");
+    // key 1 withdrawn from the registry: its binding makes room
+    registered.delete(Buffer.from(key(1).pk).toString("hex"));
+    expect(v.validate(announce(2, addr(2), peers[1] as string), peers[1] as string)).toBe("accept");
+    expect(dir.peerOf(key(1).pk)).toBeNull();
+    expect(dir.peerOf(key(2).pk)).toBe(peers[1]);
+    // peer indices are stable per key and capped
+    const small = new ValidatorDirectory([], 2);
+    expect([small.indexOf(key(1).pk), small.indexOf(key(2).pk), small.indexOf(key(1).pk)]).toEqual([0, 1, 0]);
+    expect(small.indexOf(key(3).pk)).toBe(-1);
+  });
+});
