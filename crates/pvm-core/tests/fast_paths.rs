@@ -5,7 +5,9 @@
 //! count recorded with the interpreter before those fast paths existed;
 //! `tests/perf/frame_calls.py` does the same for the calls made by pushing a frame
 //! (`__init__`, binary dunder methods, property getters), and `tests/perf/class_cache.py` for
-//! the cached class attribute lookups (per-instruction and VM-wide caches).
+//! the cached class attribute lookups (per-instruction and VM-wide caches), and
+//! `tests/perf/data_paths.py` for the data-structure fast paths (sorting and ordering,
+//! built-in method and function calls, str / int / dict operations).
 
 /// Output of `python3 tests/perf/fast_paths.py` (CPython 3.11.7).
 const EXPECTED: &str = "38.301136885634975 14 [0, 1, 4, 9, 16, 25, 36, 98] 128 False False True True True True o\n\
@@ -128,6 +130,67 @@ fn class_cache_keeps_results_cycles_and_stopping_points() {
     assert!(full.error.is_none(), "{:?}", full.error);
     assert_eq!(full.stdout, CLASS_CACHE_EXPECTED);
     assert_eq!(full.cycles_used, CLASS_CACHE_CYCLES);
+}
+
+/// Output of `python3 tests/perf/data_paths.py` (CPython 3.11.7).
+const DATA_PATHS_EXPECTED: &str = "['', 'a_fairly_long_string_of_text_0001', 'a_fairly_long_string_of_text_0002', 'alpha', 'alpha', 'bravo', 'charlie', 'delta'] ['delta', 'charlie', 'bravo', 'alpha', 'alpha', 'a_fairly_long_string_of_text_0002', 'a_fairly_long_string_of_text_0001', '']\n\
+[(1, 'a_fairly_long_string_of_text_0001'), (1, 'a_fairly_long_string_of_text_0001'), (1, 'a_fairly_long_string_of_text_0002'), (2, 'b'), (3, 'a'), (3, 'c')] [(3, 'c'), (2, 'b'), (1, 'a_fairly_long_string_of_text_0002'), (1, 'a_fairly_long_string_of_text_0001'), (1, 'a_fairly_long_string_of_text_0001'), (3, 'a')]\n\
+[-7, -2, 0, 2, 3, 5, 5, 9, 11] [9, 3, 0, -2, 11, 5, 5, 2, -7] -7 11\n\
+[-1.0, 0.0, -0.0, 2.5, 3.25, 1e+300] [(-1.0, 1), (0.0, 1), (-0.0, 1), (2.5, 1), (3.25, 1), (1e+300, 1)] False False False\n\
+[-1, True, 2.5, 3, 7.0] 7.0 (0, 5)\n\
+TypeError '<' not supported between instances of 'str' and 'int'\n\
+TypeError '<' not supported between instances of 'int' and 'str'\n\
+[((1, 'z'), 2), ((2, 'a'), 3), ((2, 'b'), 1)] (3, 'c')\n\
+True False True True True\n\
+True True True False\n\
+True True False True False\n\
+True True True True\n\
+a1_3f5a7i9r11l13y15_17l19o21n23\n\
+{'delta': 2, 'alpha': 3, 'a_fairly_long_string_of_text_0002': 2, 'charlie': 1, 'a_fairly_long_string_of_text_0001': 1, 'bravo': 1, '': 1} None 3 a_fairly_long_string_of_text_0002\n\
+TypeError unhashable type: 'list'\n\
+True True True 8\n\
+TypeError object of type 'int' has no len()\n\
+TypeError isinstance() arg 2 must be a type, a tuple of types, or a union\n\
+123 -45 7 8 1000 12 999999999999999999 9999999999999999999 0\n\
+ValueError invalid literal for int() with base 10: '12a'\n\
+435 000 airly_long_string_of_text_0001 _000 aallgtnott0 éllo w\n\
+(True, True, False, True, False) (False, False, False, True, False) (False, True, True, True, False) (False, True, False, False, False) 3 True True\n\
+a,a_fairly_long_string_of_text_0001,b xy  100\n\
+TypeError sequence item 1: expected str instance, int found\n\
+TypeError sequence item 1: expected str instance, NoneType found\n\
+[('delta', 0, 7), ('alpha', 1, 8), ('a_fairly_long_string_of_text_0002', 2, 9)] [] [(5, 'a'), (-2, 'b')]\n\
+(1, 4) (2, 5) [] []\n\
+2 3 -3 3 -4 -4 2 7 5 -5 40 0 -1\n\
+27 18446744073709551616 9223372036854775808 0 13835058055282163712\n\
+ZeroDivisionError integer division or modulo by zero\n\
+ZeroDivisionError integer modulo by zero\n\
+ValueError negative shift count\n\
+ValueError negative shift count\n\
+506 [11, 11]\n";
+
+/// Total cycles of `tests/perf/data_paths.py` and the smallest budgets under which it prints
+/// its first 1..=34 lines, recorded with the interpreter before the fast paths for sorting
+/// and `min`/`max` keys, str and tuple ordering, `is` with a bool, `in` on strs, `list.append`,
+/// `dict.get`, `len`/`isinstance`, `int(str)`, int `// % & | ^ << >>`, `sep.join` of a list or
+/// tuple, `zip` of sequences, str slices, module-level stores and `s[i] == "c"` existed (every
+/// budget from 1 to the total gave identical output, error and cycles with both interpreters).
+const DATA_PATHS_CYCLES: u64 = 9627;
+const DATA_PATHS_THRESHOLDS: [u64; 34] = [
+    281, 763, 1231, 1551, 1719, 1822, 1932, 2223, 2287, 2351, 2405, 2464, 4235, 4941, 5028, 5165,
+    5250, 5350, 5667, 5758, 6793, 7914, 8115, 8210, 8311, 8578, 8739, 8815, 8951, 9024, 9101, 9178,
+    9255, 9624,
+];
+
+#[test]
+fn data_fast_paths_keep_results_cycles_and_stopping_points() {
+    let full = run_with_stopping_points(
+        include_str!("perf/data_paths.py"),
+        "data_paths.py",
+        &DATA_PATHS_THRESHOLDS,
+    );
+    assert!(full.error.is_none(), "{:?}", full.error);
+    assert_eq!(full.stdout, DATA_PATHS_EXPECTED);
+    assert_eq!(full.cycles_used, DATA_PATHS_CYCLES);
 }
 
 /// Runs `src` with budget `t` and `t - 1` for each threshold `t` (the budget at which its

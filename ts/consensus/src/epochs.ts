@@ -79,6 +79,8 @@ export function messageEpoch(message: Message): number | null {
 
 /** Messages of the next epoch kept until its voter starts. */
 const MAX_EARLY = 256;
+/** …of which one peer may hold at most this many (a flooding peer cannot crowd out the rest). */
+const MAX_EARLY_PER_PEER = 16;
 
 export interface EpochVotersDeps {
   /** blocks per epoch, or null for a single unbounded epoch 0 */
@@ -288,7 +290,12 @@ export class EpochVoters {
     const cur = this.current;
     if (epoch !== null && (cur === null || epoch > cur.voter.epoch)) {
       // peers may switch a moment before us: keep the next epoch's first messages for its voter
-      if (cur !== null && epoch === cur.voter.epoch + 1 && this.early.length < MAX_EARLY)
+      if (
+        cur !== null &&
+        epoch === cur.voter.epoch + 1 &&
+        this.early.length < MAX_EARLY &&
+        this.early.filter((m) => m.from === from).length < MAX_EARLY_PER_PEER
+      )
         this.early.push({ from, message });
       this.deps.onAhead?.(epoch);
     }

@@ -11,8 +11,8 @@ import {
   Simulation,
   type SyncedBlock,
   simBlockReader,
-  verifyRun,
   type Vote,
+  verifyRun,
 } from "../src/index.ts";
 
 const E = 10;

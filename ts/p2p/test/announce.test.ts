@@ -2,8 +2,13 @@
  * Validator announcements (src/announce.ts): the wire format round-trips and refuses malformed
  * bytes; the verifier binds a key only for a valid BLS signature published by the announced
  * peer itself and listed by the chain's registry, keeps the newest binding, never rebinds a
- * network-file validator, and is bounded; the directory's peer indices are stable.
+ * network-file validator, and is bounded; the directory's peer indices are stable. Over two
+ * real p2p nodes: the validator topic delivers the publisher as `origin`, a valid announcement
+ * binds, and a forged one penalizes the relaying peer.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadNative } from "@cowboy/consensus";
 import { generateKeyPair } from "@libp2p/crypto/keys";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
@@ -18,6 +23,7 @@ import {
   ValidatorDirectory,
   verifyAnnouncement,
 } from "../src/announce.ts";
+import { createNode, type P2pNode } from "../src/node.ts";
 
 const x = loadNative();
 const crypto: AnnounceCrypto = {
@@ -177,4 +183,70 @@ describe("validator announcements", () => {
     expect([small.indexOf(key(1).pk), small.indexOf(key(2).pk), small.indexOf(key(1).pk)]).toEqual([0, 1, 0]);
     expect(small.indexOf(key(3).pk)).toBe(-1);
   });
+});
+
+describe("validator announcements over gossip", () => {
+  it("the receiver sees the publisher as origin; valid ones bind, invalid ones penalize", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cowboy-announce-"));
+    const nodes: P2pNode[] = [];
+    try {
+      const a = await createNode({
+        chainId: "announce-test",
+        identityPath: join(dir, "a.key"),
+        transports: ["tcp"],
+      });
+      nodes.push(a);
+      const b = await createNode({
+        chainId: "announce-test",
+        identityPath: join(dir, "b.key"),
+        transports: ["tcp"],
+        bootstrap: a.multiaddrs(),
+        discoveryIntervalMs: 200,
+      });
+      nodes.push(b);
+      const directory = new ValidatorDirectory([]);
+      const k = key(4);
+      const v = new AnnouncementVerifier({
+        chainId: CHAIN,
+        crypto,
+        directory,
+        registry: (_addr, pk) => (Buffer.from(pk).equals(Buffer.from(k.pk)) ? "registered" : "unknown"),
+        onBound: () => b.setValidators(directory.entries()),
+      });
+      const origins: Array<string | null | undefined> = [];
+      b.onGossip("validator", {
+        validate: (bytes, from) => {
+          origins.push(from.origin);
+          return v.validate(bytes, from.origin ?? null);
+        },
+        deliver: () => {},
+      });
+      a.onGossip("validator", { validate: () => "accept", deliver: () => {} });
+      const until = async (what: string, cond: () => boolean | Promise<boolean>) => {
+        const deadline = Date.now() + 20_000;
+        while (!(await cond())) {
+          if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      await until("connected", () => b.connectedPeers().includes(a.peerId));
+      const good = announce(4, addr(4), a.peerId, Date.now());
+      await until("the announcement bound", async () => {
+        await a.publish("validator", good);
+        return directory.peerOf(k.pk) === a.peerId;
+      });
+      expect(origins).toContain(a.peerId);
+      expect(b.validators.indexOf(a.peerId)).toBe(0);
+      // a forged one (flipped signature bit) is rejected and the relaying peer penalized
+      const forged = announce(4, addr(4), a.peerId, Date.now() + 1);
+      forged[forged.length - 1] = (forged[forged.length - 1] as number) ^ 1;
+      await until("the relayer penalized", async () => {
+        await a.publish("validator", forged);
+        return b.score(a.peerId) < 0;
+      });
+    } finally {
+      for (const n of nodes) await n.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

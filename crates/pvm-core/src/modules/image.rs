@@ -1062,6 +1062,20 @@ fn build() -> Result<SdkImage, String> {
     let (used0, id0) = (heap::used(), vm.next_id.get());
     let module = crate::host::run_sdk_body(&mut vm).map_err(|_| "the module body failed")?;
     let (fresh_bytes, id1) = (heap::used() - used0, vm.next_id.get());
+    // the body must leave no trace in the VM beyond the module, `pvm_host` and the ids: no
+    // other import, no metaclass registration, no lazily created class, no output
+    let names: Vec<&str> = vm.modules.iter().map(|(n, _)| &**n).collect();
+    if names != ["pvm_host"]
+        || !vm.stdlib.metaclasses.is_empty()
+        || vm.file_class.is_some()
+        || vm.view_classes.iter().any(Option::is_some)
+        || !vm.stdout.is_empty()
+        || vm.meter.cells != 0
+    {
+        return Err(format!(
+            "the module body changed the VM beyond its module ({names:?})"
+        ));
+    }
     let host = vm
         .modules
         .iter()
@@ -1240,6 +1254,31 @@ mod tests {
         assert!(c.fresh.native > 100, "{c:?}");
         let img = image();
         assert!(img.is_some(), "{:?}", stats().build_error);
+    }
+
+    #[test]
+    fn isolated_work_leaves_the_running_accounting_alone() {
+        let outer = Value::list(vec![Value::Int(1); 8]);
+        let before = heap::used();
+        let ((), leaked) = heap::isolated(|| {
+            // a cycle that only release_all frees, plus garbage
+            let l = Value::list(vec![]);
+            if let Value::List(x) = &l {
+                x.v.borrow_mut().push(l.clone());
+            }
+            let _ = Value::str("scratch");
+        });
+        assert_eq!(leaked, 0);
+        assert_eq!(heap::used(), before);
+        let (kept, leaked) = heap::isolated(|| Value::str("kept"));
+        assert!(leaked > 0);
+        assert_eq!(heap::used(), before);
+        heap::isolated(|| drop(kept));
+        // the outer list is still tracked: release_all clears it
+        heap::release_all();
+        if let Value::List(x) = &outer {
+            assert!(x.v.borrow().is_empty());
+        }
     }
 
     #[test]

@@ -9,8 +9,9 @@ pairs = [(3, "c"), (1, long_b), (1, long_a), (2, "b"), (1, long_a), (3, "a")]
 print(sorted(pairs), sorted(pairs, key=lambda p: (p[1], -p[0]), reverse=True))
 nums = [5, -2, 9, 0, 5, 3, -7, 11, 2]
 print(sorted(nums), sorted(nums, key=lambda v: (v % 3, -v)), min(nums), max(nums))
-fl = [2.5, -1.0, float("nan"), 0.0, 3.25, -0.0, 1e300]
-print(sorted(fl), sorted([(x, 1) for x in fl if x == x]))
+fl = [2.5, -1.0, 0.0, 3.25, -0.0, 1e300]
+nan = float("nan")
+print(sorted(fl), sorted([(x, 1) for x in fl]), nan < 1.0, (nan, 1) < (2.0, 1), [nan] < [1.0])
 mixed = [3, 2.5, True, -1, 7.0]
 print(sorted(mixed), max(mixed), min([(1, 2.0), (1, 1), (0, 5)]))
 try:

@@ -427,10 +427,14 @@ export class ValidatorRegistry {
     for (const e of [epoch, epoch + 1]) {
       const key = this.key(0x04, u64(e));
       if (this.kv.get(key) !== undefined && this.setOf(e).some((m) => m.address === address))
-        throw new ValidatorError("STILL_UNBONDING", `${address} is still in the validator set of epoch ${e}`, {
-          address,
-          epoch: e,
-        });
+        throw new ValidatorError(
+          "STILL_UNBONDING",
+          `${address} is still in the validator set of epoch ${e}`,
+          {
+            address,
+            epoch: e,
+          },
+        );
     }
     this.kv.delete(this.recordKey(address));
     this.setAddresses(this.addresses().filter((a) => a !== address));

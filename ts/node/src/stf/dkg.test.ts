@@ -13,11 +13,11 @@ import {
   ValidatorRegistry,
 } from "@cowboy/consensus";
 import { addressFromSecretKey, type Block, type Instruction } from "@cowboy/sdk";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CHAIN_ID, FEES, PROPOSER, secretKey, signed } from "../../test/stf-helpers.ts";
 import { UNITS_PER_CBY } from "../params.ts";
 import { Chain } from "./chain.ts";
-import type { CeremonyRecord } from "./dkg.ts";
+import { type CeremonyRecord, maxLogBytes } from "./dkg.ts";
 import { MemoryState } from "./memory-state.ts";
 import type { BlockResult } from "./types.ts";
 
@@ -448,6 +448,46 @@ const ALL = [...GENESIS_VALS, NEWCOMER];
 function dkgLogTx(net: DkgNet, from: Validator, ceremony: bigint, log: Uint8Array): Uint8Array {
   return net.tx(from.key, { kind: "dkgLog", ceremony, log }, { cellsLimit: BigInt(log.length) });
 }
+
+describe("DkgLog: cheap refusals before any BLS work", () => {
+  it("a log not claiming a dealer without a log yet, or oversize, is refused without decoding or verifying it", () => {
+    const net = new DkgNet();
+    net.block([net.register(NEWCOMER)]); // 1
+    net.to(4); // F(0): ceremony 1 opens
+    const open = net.chain.openCeremony() as CeremonyRecord;
+    const { logs } = runCeremony(open, ALL, GENESIS_SHARES);
+    const first = logs[0] as Buffer;
+    for (const l of logs) expect(l.length).toBeLessThanOrEqual(maxLogBytes(open.players.length));
+    expect(net.block([dkgLogTx(net, NEWCOMER, 1n, first)]).receipts[0]?.status).toBe("success"); // 5
+    const native = createRequire(import.meta.url)("@cowboy/native") as {
+      BlsDkgInfo: { prototype: { checkLog(log: Buffer): unknown } };
+    };
+    const spy = vi.spyOn(native.BlsDkgInfo.prototype, "checkLog");
+    try {
+      const second = logs[1] as Buffer;
+      // the signed log starts with its dealer's key
+      const nonDealer = Buffer.concat([Buffer.from(NEWCOMER.pk), second.subarray(48)]);
+      const again = Buffer.concat([first.subarray(0, 48), second.subarray(48)]);
+      const oversize = Buffer.concat([second, Buffer.alloc(64 * 1024)]);
+      const r = net.block([
+        dkgLogTx(net, NEWCOMER, 1n, nonDealer), // signed by a key that is not a dealer
+        dkgLogTx(net, NEWCOMER, 1n, again), // claims the dealer that has its log already
+        dkgLogTx(net, NEWCOMER, 1n, oversize), // far larger than any log of this ceremony
+      ]); // 6
+      expect(r.receipts.map((x) => (x.error ?? "ok").split(":")[0])).toEqual([
+        "ERR_DKG_LOG_INVALID",
+        "ERR_DKG_LOG_DUPLICATE",
+        "ERR_DKG_LOG_INVALID",
+      ]);
+      expect(spy).not.toHaveBeenCalled();
+      // a genuine log still goes through the full check
+      expect(net.block([dkgLogTx(net, NEWCOMER, 1n, second)]).receipts[0]?.status).toBe("success"); // 7
+      expect(spy).toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
 
 describe("resharing on chain (4 validators → 5)", () => {
   it("dealer logs in DkgLog transactions; at the boundary epoch 1 has the new 5-member group, same group key", () => {

@@ -422,6 +422,19 @@ function ceremonyInfo(
   return info;
 }
 
+/**
+ * An upper bound on the bytes of a signed dealer log of a ceremony with `players` players:
+ * dealer key (48) ‖ commitment (the threshold n − ⌊(n−1)/3⌋ points of 48 bytes) ‖ one result per
+ * player (its key, a tag, and an acknowledgement signature of 96 bytes or a revealed 32-byte
+ * share) ‖ signature (96), plus generous room for length prefixes. Larger `DkgLog`s are refused
+ * before they are decoded (decoding checks every curve point, and a log is at most one
+ * transaction's size otherwise).
+ */
+export function maxLogBytes(players: number): number {
+  const threshold = players - Math.floor((players - 1) / 3);
+  return 1_024 + 48 * threshold + (48 + 1 + 96 + 16) * players;
+}
+
 /** The outcome of a `DkgLog` instruction. */
 export type DkgLogOutcome = { ok: true } | { ok: false; error: string };
 
@@ -515,6 +528,26 @@ export class DkgBlock {
       return {
         ok: false,
         error: `ERR_DKG_NO_CEREMONY: ceremony ${n} takes logs in blocks ${r.firstHeight}..=${r.lastHeight}`,
+      };
+    // Cheap refusals first (no decoding, no BLS): a signed log starts with its dealer's key,
+    // which must be one of the ceremony's dealers without a log yet, and a log is never larger
+    // than a dealer of this ceremony can make. Only then is it decoded and its signature checked.
+    const claimed = log.subarray(0, 48);
+    if (log.length < 48 || !r.dealers.some((d) => Buffer.compare(buf(d), buf(claimed)) === 0))
+      return {
+        ok: false,
+        error: `ERR_DKG_LOG_INVALID: not signed by a dealer of ceremony ${n} over this ceremony`,
+      };
+    if (this.kv.get(dealerKey(open, claimed)) !== undefined)
+      return {
+        ok: false,
+        error: `ERR_DKG_LOG_DUPLICATE: dealer 0x${hex(claimed).slice(0, 16)}… already has a log in ceremony ${n}`,
+      };
+    const most = maxLogBytes(r.players.length);
+    if (log.length > most)
+      return {
+        ok: false,
+        error: `ERR_DKG_LOG_INVALID: a log of ${log.length} bytes; ceremony ${n}'s are at most ${most}`,
       };
     let dealer: Uint8Array;
     try {

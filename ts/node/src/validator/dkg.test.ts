@@ -600,7 +600,8 @@ describe("DkgDriver: faults", () => {
     mkdirSync(join(joiner.dir, "dkg", "dealings-1.json", "x"), { recursive: true });
     await net.runTo(15);
     const acks = net.hub.log.filter(
-      (m) => m.kind === "direct" && m.from === joiner.peer && decodeDkgFrame(CHAIN_ID, m.data)?.type === "ack",
+      (m) =>
+        m.kind === "direct" && m.from === joiner.peer && decodeDkgFrame(CHAIN_ID, m.data)?.type === "ack",
     );
     expect(acks).toEqual([]);
     // every dealer revealed its dealing to the joiner: the ceremony still succeeds

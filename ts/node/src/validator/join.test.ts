@@ -11,7 +11,15 @@
  * it cannot without the newcomer's votes) — one chain on every node.
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -253,4 +261,37 @@ describe("a validator joins a running network", () => {
     // four live signers of five: every certificate after the kill carries the newcomer
     for (const c of late) expect(hasBit(c.signers, me)).toBe(true);
   }, 180_000);
+
+  it("the newcomer restarted (its share on disk): finality, halted without it, resumes", async () => {
+    const p = procs[N] as ValidatorProcess;
+    p.child.kill("SIGKILL");
+    await p.exited;
+    procs[N] = null;
+    // three of five live: no quorum
+    const h0 = await height(0);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await height(0)).toBeLessThanOrEqual(h0 + 1);
+    await start(N);
+    await waitFor("finality again", async () => (await height(0)) >= h0 + 4, 90_000);
+    const s = await status(N);
+    expect(s.voting).toBe(true);
+    const h = Math.min(await height(0), await height(N));
+    expect(await hashAt(N, h)).toBe(await hashAt(0, h));
+  }, 150_000);
+
+  it("a joining key on a listed validator's p2p identity is refused (ERR_VALIDATOR_IDENTITY)", async () => {
+    const v5 = join(dir, "v5");
+    mkdirSync(v5, { recursive: true });
+    copyFileSync(join(dir, "v0", "p2p.key"), join(v5, "p2p.key"));
+    copyFileSync(join(dir, "v4", "validator.key"), join(v5, "validator.key"));
+    const cfg = JSON.parse(readFileSync(paths[N] as string, "utf8")) as ValidatorFileConfig;
+    cfg.p2p = { listen: [`/ip4/127.0.0.1/udp/${basePort + N + 1}/quic-v1`], bootstrap: [] };
+    writeFileSync(join(v5, "config.json"), JSON.stringify(cfg));
+    const lines: string[] = [];
+    const p = spawnValidator(N + 1, join(v5, "config.json"), (line) => lines.push(line));
+    expect(await p.exited).toBe(1);
+    expect(lines.join("\n")).toMatch(
+      /ERR_VALIDATOR_IDENTITY: this node's peer id \S+ is validator 0's in the network file/,
+    );
+  }, 60_000);
 });

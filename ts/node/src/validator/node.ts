@@ -27,7 +27,7 @@
  * blocks only). RPC `latest` is the newest finalized block: every block served is final.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   BlsScheme,
@@ -53,6 +53,7 @@ import {
   AnnouncementVerifier,
   ConsensusNetwork,
   createNode,
+  decodeAnnouncement,
   encodeAnnouncement,
   type P2pNode,
   serveBlockSync,
@@ -197,6 +198,14 @@ export const EVIDENCE_FALLBACK_MS = 15_000;
 /** A joining validator re-publishes its peer announcement this often. */
 export const ANNOUNCE_EVERY_MS = 2_000;
 
+/**
+ * `<dataDir>/announcements.json`: the newest verified announcement of each announced validator
+ * bound here (hex), re-checked and bound again at start, before any consensus traffic arrives
+ * (a restarted node would otherwise refuse — and penalize — a joined validator's consensus
+ * frames until its next announcement).
+ */
+export const ANNOUNCEMENTS_FILE = "announcements.json";
+
 /** A follower whose finalized tip did not move for this long runs block sync. */
 export const FOLLOW_SYNC_MS = 1_000;
 
@@ -248,6 +257,8 @@ export class ValidatorNode extends NodeChainBackend {
    * and penalize consensus frames of unknown peers): since when (ms) it is registered here.
    */
   private registeredAt: number | null = null;
+  /** the announcements bound here, by BLS key (hex), as saved in {@link ANNOUNCEMENTS_FILE} */
+  private readonly savedAnnouncements = new Map<string, string>();
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
   private appendQueue: Promise<void> = Promise.resolve();
@@ -527,6 +538,7 @@ export class ValidatorNode extends NodeChainBackend {
       serveBlockSync(node, this.app, codec);
       const network = new ConsensusNetwork({ node, codec, logger: p2pLogger });
       this.bindIdentity(node);
+      this.setupAnnouncements(node);
       const factory = c.dkgDriver === undefined ? defaultDkgDriver : c.dkgDriver;
       if (factory !== null && this.epochs) {
         const secretKey = c.signer.secretKey;
@@ -717,14 +729,10 @@ export class ValidatorNode extends NodeChainBackend {
   }
 
   /**
-   * Validator announcements (every node checks them; a joining validator publishes its own) and
-   * the follower's block sync.
+   * Checks validator announcements on the validator gossip topic and binds the ones the chain's
+   * registry confirms (and those saved before a restart, re-checked).
    */
-  private startJoining(
-    node: P2pNode,
-    codec: Parameters<typeof serveBlockSync>[2],
-    voters: EpochVoters,
-  ): void {
+  private setupAnnouncements(node: P2pNode): void {
     const c = this.config;
     const crypto = announceCrypto();
     const log = this.log;
@@ -749,13 +757,63 @@ export class ValidatorNode extends NodeChainBackend {
           return;
         }
         log?.info({ address: toHex(a.address), peer: a.peerId }, "validator announced: peer bound");
+        this.savedAnnouncements.set(Buffer.from(a.blsKey).toString("hex"), toHex(encodeAnnouncement(a)));
+        this.saveAnnouncements();
       },
     });
     this.announcements = verifier;
+    // bindings from before a restart, re-checked against the chain
+    for (const bytes of this.loadAnnouncements()) {
+      try {
+        verifier.validate(bytes, decodeAnnouncement(bytes).peerId);
+      } catch {
+        // a damaged entry: dropped (the validator's next announcement binds it again)
+      }
+    }
     node.onGossip("validator", {
       validate: (bytes, from) => verifier.validate(bytes, from.origin ?? null),
       deliver: () => {},
     });
+  }
+
+  /** The saved announcements (see {@link ANNOUNCEMENTS_FILE}); none if the file is missing or unreadable. */
+  private loadAnnouncements(): Uint8Array[] {
+    let list: unknown;
+    try {
+      list = JSON.parse(readFileSync(join(this.config.dataDir, ANNOUNCEMENTS_FILE), "utf8"));
+    } catch {
+      return [];
+    }
+    if (!Array.isArray(list)) return [];
+    return list
+      .filter((h): h is string => typeof h === "string" && /^0x([0-9a-f]{2})+$/.test(h) && h.length <= 2_000)
+      .slice(0, 1_024)
+      .map((h) => Uint8Array.from(Buffer.from(h.slice(2), "hex")));
+  }
+
+  /** Writes the bound announcements (atomically: temporary file, rename). */
+  private saveAnnouncements(): void {
+    for (const k of [...this.savedAnnouncements.keys()])
+      if (this.directory.peerOf(Uint8Array.from(Buffer.from(k, "hex"))) === null)
+        this.savedAnnouncements.delete(k);
+    const path = join(this.config.dataDir, ANNOUNCEMENTS_FILE);
+    try {
+      writeFileSync(`${path}.tmp`, `${JSON.stringify([...this.savedAnnouncements.values()])}\n`);
+      renameSync(`${path}.tmp`, path);
+    } catch (err) {
+      this.log?.warn({ err: (err as Error).message }, "cannot save the validator announcements");
+    }
+  }
+
+  /** A joining validator's own announcements, and the follower's block sync. */
+  private startJoining(
+    node: P2pNode,
+    codec: Parameters<typeof serveBlockSync>[2],
+    voters: EpochVoters,
+  ): void {
+    const c = this.config;
+    const crypto = announceCrypto();
+    const log = this.log;
     if (c.identity.networkIndex === null) {
       const announce = () => {
         if (this.stopped) return;
