@@ -33,6 +33,8 @@ const dir = mkdtempSync(join(tmpdir(), "cowboy-join-"));
 const procs: Array<ValidatorProcess | null> = Array.from({ length: N + 1 }, () => null);
 const urls: string[] = [];
 let paths: string[] = [];
+/** every log line of each validator process (all starts) */
+const logs: string[][] = Array.from({ length: N + 2 }, () => []);
 
 async function rpc(url: string, method: string, params: unknown[]): Promise<unknown> {
   const r = await fetch(url, {
@@ -107,6 +109,7 @@ function cowboy(
 
 async function start(i: number): Promise<void> {
   const p = spawnValidator(i, paths[i] as string, (line) => {
+    logs[i]?.push(line);
     if (process.env.COWBOY_TEST_LOGS)
       appendFileSync(join(process.env.COWBOY_TEST_LOGS, `join-v${i}.log`), `${line}\n`);
   });
@@ -277,6 +280,24 @@ describe("a validator joins a running network", () => {
     expect(s.voting).toBe(true);
     const h = Math.min(await height(0), await height(N));
     expect(await hashAt(N, h)).toBe(await hashAt(0, h));
+  }, 150_000);
+
+  it("a genesis validator restarted binds the newcomer from its saved announcement, without penalizing it", async () => {
+    const saved = JSON.parse(readFileSync(join(dir, "v1", "announcements.json"), "utf8")) as string[];
+    expect(saved).toHaveLength(1);
+    const p = procs[1] as ValidatorProcess;
+    p.child.kill("SIGTERM");
+    await p.exited;
+    procs[1] = null;
+    (logs[1] as string[]).length = 0;
+    const h0 = await height(0);
+    await start(1);
+    await waitFor("finality with the restarted validator", async () => (await height(1)) >= h0 + 4, 90_000);
+    expect((await status(1)).voting).toBe(true);
+    const penalties = (logs[1] as string[]).filter(
+      (l) => l.includes("peer penalized") || l.includes("peer banned"),
+    );
+    expect(penalties).toEqual([]);
   }, 150_000);
 
   it("a joining key on a listed validator's p2p identity is refused (ERR_VALIDATOR_IDENTITY)", async () => {
