@@ -344,10 +344,15 @@ export class ValidatorNode extends NodeChainBackend {
 
   /**
    * The verifier scheme of `epoch`: the chain's group and set of that epoch (epoch mode), the
-   * network file's for epoch 0 otherwise; null if unknown (not decided yet, or pruned).
+   * network file's for epoch 0 otherwise; null if unknown (not decided yet, not final here
+   * yet, or pruned).
    */
   verifierFor(epoch: number): BlsScheme | null {
     if (!this.epochs) return epoch === 0 ? this.scheme : null;
+    // The group of `epoch` is decided by blocks up to the last one of `epoch − 1`; until that
+    // block is final here, the store's head may be a branch that loses, so the answer (and
+    // above all the cache) would not be trustworthy: unknown for now.
+    if (epoch > 0 && this.app.tip() < epoch * this.epochBlocks - 1) return null;
     const cached = this.verifiers.get(epoch);
     if (cached !== undefined) return cached;
     const g = this.app.chain.epochGroup(epoch);
