@@ -37,7 +37,9 @@ pub fn int_fast(x: i64, y: i64, op: BinOp) -> Option<i64> {
         } else {
             x >> y
         }),
-        BinOp::LShift if y >= 0 && y < 63 && (x.unsigned_abs().leading_zeros() as i64) > y + 1 => {
+        BinOp::LShift
+            if (0..63).contains(&y) && (x.unsigned_abs().leading_zeros() as i64) > y + 1 =>
+        {
             Some(x << y)
         }
         _ => None,
