@@ -1,6 +1,13 @@
 //! Benchmark driver: `pvm_bench [--cycles N] FILE.py` runs FILE in the PVM with metering on
 //! and a cycle budget of N (default 10^12), prints the program's stdout exactly, and exits 1
 //! (with `Type: message` on stderr) if the program failed. Used by `bench/pvm/run.py`.
+//!
+//! It uses mimalloc like the addon (crates/napi/src/runtime.rs), so it measures the allocator
+//! the product runs with; allocation never influences results (the PVM's heap accounting
+//! counts object sizes, not allocator bytes).
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let mut args = std::env::args().skip(1);
