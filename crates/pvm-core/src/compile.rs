@@ -1090,7 +1090,7 @@ impl<'a> Compiler<'a> {
     ///
     /// Until PEP 604 union objects exist in the PVM, an annotation that uses `|` (`int | None`,
     /// `dict[str, int | None]`) is also stored as its source text instead of being evaluated,
-    /// so such a `def` runs (docs/pvm.md, "Known gaps").
+    /// so such a `def` or class body runs (docs/pvm.md, "Known gaps").
     fn annotation_value(&mut self, e: &'a Expr) -> R {
         if !self.future_annotations && !uses_bit_or(e) {
             return self.expr(e);
