@@ -1401,19 +1401,7 @@ impl<'a> Compiler<'a> {
                 if let Some(v) = i.as_i64() {
                     return Ok(Value::Int(v));
                 }
-                let text: String = i.to_string().chars().filter(|c| *c != '_').collect();
-                let lower = text.to_ascii_lowercase();
-                let (digits, radix) = if let Some(r) = lower.strip_prefix("0x") {
-                    (r, 16)
-                } else if let Some(r) = lower.strip_prefix("0o") {
-                    (r, 8)
-                } else if let Some(r) = lower.strip_prefix("0b") {
-                    (r, 2)
-                } else {
-                    (lower.as_str(), 10)
-                };
-                let b = num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
-                    .ok_or_else(|| self.err("invalid integer literal"))?;
+                let b = big_int_literal(i).ok_or_else(|| self.err("invalid integer literal"))?;
                 if b.bits() > crate::int::MAX_BITS {
                     return Err(self.err("integer literal too large (over 4096 bits)"));
                 }
@@ -2250,6 +2238,23 @@ impl<'a> Compiler<'a> {
         }
         Ok(())
     }
+}
+
+/// The value of integer literal `i` (decimal, `0x`, `0o` or `0b`, with `_` separators) as a
+/// big integer; `None` if its text is not a valid literal.
+pub(crate) fn big_int_literal(i: &ast::Int) -> Option<num_bigint::BigInt> {
+    let text: String = i.to_string().chars().filter(|c| *c != '_').collect();
+    let lower = text.to_ascii_lowercase();
+    let (digits, radix) = if let Some(r) = lower.strip_prefix("0x") {
+        (r, 16)
+    } else if let Some(r) = lower.strip_prefix("0o") {
+        (r, 8)
+    } else if let Some(r) = lower.strip_prefix("0b") {
+        (r, 2)
+    } else {
+        (lower.as_str(), 10)
+    };
+    num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
 }
 
 /// True if expression `e` contains a `|` binary operation (a PEP 604 union in an annotation).

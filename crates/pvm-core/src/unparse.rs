@@ -300,18 +300,7 @@ impl Unparser<'_> {
                     out.push_str(&v.to_string());
                     return Ok(());
                 }
-                let text: String = i.to_string().chars().filter(|c| *c != '_').collect();
-                let lower = text.to_ascii_lowercase();
-                let (digits, radix) = if let Some(r) = lower.strip_prefix("0x") {
-                    (r, 16)
-                } else if let Some(r) = lower.strip_prefix("0o") {
-                    (r, 8)
-                } else if let Some(r) = lower.strip_prefix("0b") {
-                    (r, 2)
-                } else {
-                    (lower.as_str(), 10)
-                };
-                let b = num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
+                let b = crate::compile::big_int_literal(i)
                     .ok_or_else(|| "invalid integer literal".to_string())?;
                 out.push_str(&b.to_str_radix(10));
                 Ok(())
