@@ -15,7 +15,7 @@
  * injected, so the same inputs always give the same outputs (deterministic simulation).
  */
 import { electLeader } from "./leader.ts";
-import { bitmapHas, quorum, type SigningScheme } from "./scheme.ts";
+import { bitmapCount, bitmapHas, quorum, type SigningScheme } from "./scheme.ts";
 import {
   type Certificate,
   type Equivocation,
@@ -557,7 +557,7 @@ export class Voter {
     const beacon = this.beaconFor(view);
     if (beacon === null) return;
     const ps = parent.view === 0 ? undefined : this.views.get(parent.view);
-    const parentCert = ps?.notarization ?? ps?.finalization ?? null;
+    const parentCert = ps === undefined ? null : this.widened(ps, ps.notarization ?? ps.finalization);
     const built = this.app.propose(this.round(view), parent, beacon, parentCert);
     if (built === null) return;
     const proposal: Proposal = {
@@ -884,11 +884,7 @@ export class Voter {
     if (matching.length < this.q) return;
     const unchecked = matching.filter((v) => !this.checked.has(v));
     if (unchecked.length > 0) {
-      const invalid = new Set(
-        this.scheme.verifyVotes !== undefined
-          ? this.scheme.verifyVotes(unchecked)
-          : unchecked.flatMap((v, i) => (this.scheme.verifyVote(v) ? [] : [i])),
-      );
+      const invalid = this.invalidOf(unchecked);
       for (const [i, v] of unchecked.entries()) {
         if (invalid.has(i)) book.delete(v.signer);
         else this.checked.add(v);
@@ -1030,25 +1026,59 @@ export class Voter {
   private participants(proposal: Proposal): number[] | null {
     const s = this.views.get(proposal.round.view);
     if (s === undefined) return null;
-    const key = proposalKey(proposal);
     const signers = new Set<number>();
-    for (const kind of ["notarize", "finalize"] as const) {
-      const book = kind === "notarize" ? s.notarizes : s.finalizes;
-      const votes = [...book.values(), ...s.late.filter((v) => v.kind === kind)].filter(
-        (v) => v.proposal !== null && proposalKey(v.proposal) === key && !signers.has(v.signer),
-      );
-      const unchecked = votes.filter((v) => !this.checked.has(v));
-      const invalid = new Set(
-        unchecked.length === 0
-          ? []
-          : this.scheme.verifyVotes !== undefined
-            ? this.scheme.verifyVotes(unchecked)
-            : unchecked.flatMap((v, i) => (this.scheme.verifyVote(v) ? [] : [i])),
-      );
-      for (const [i, v] of unchecked.entries()) if (!invalid.has(i)) this.checked.add(v);
-      for (const v of votes) if (this.checked.has(v)) signers.add(v.signer);
-    }
+    for (const kind of ["notarize", "finalize"] as const)
+      for (const v of this.heldVotes(s, kind, proposal)) signers.add(v.signer);
     return [...signers].sort((a, b) => a - b);
+  }
+
+  /**
+   * `cert` re-assembled from every valid vote of its kind for its block that this node holds:
+   * the quorum that formed it plus votes that arrived later. A proposal carries its parent's
+   * certificate and the chain's downtime accounting credits its signers, so a validator whose
+   * vote arrived after the quorum but before the proposal is not counted as absent (with
+   * quorum < n the slowest voter would otherwise be missing from every certificate). `cert`
+   * itself when no vote adds to it.
+   */
+  private widened(s: ViewState, cert: Certificate | null): Certificate | null {
+    if (cert === null || cert.kind === "nullify" || cert.proposal === null) return cert;
+    const held = this.heldVotes(s, cert.kind, cert.proposal);
+    if (held.length <= bitmapCount(cert.signers, this.scheme.participants)) return cert;
+    return this.scheme.assemble(held);
+  }
+
+  /**
+   * The valid votes of `kind` for `proposal` this node holds (counted and late ones, one per
+   * signer), verifying the unchecked ones in one batch.
+   */
+  private heldVotes(s: ViewState, kind: "notarize" | "finalize", proposal: Proposal): Vote[] {
+    const key = proposalKey(proposal);
+    const book = kind === "notarize" ? s.notarizes : s.finalizes;
+    const bySigner = new Map<number, Vote>();
+    for (const v of [...book.values(), ...s.late])
+      if (
+        v.kind === kind &&
+        v.proposal !== null &&
+        proposalKey(v.proposal) === key &&
+        !bySigner.has(v.signer)
+      )
+        bySigner.set(v.signer, v);
+    const votes = [...bySigner.values()];
+    const unchecked = votes.filter((v) => !this.checked.has(v));
+    if (unchecked.length > 0) {
+      const invalid = this.invalidOf(unchecked);
+      for (const [i, v] of unchecked.entries()) if (!invalid.has(i)) this.checked.add(v);
+    }
+    return votes.filter((v) => this.checked.has(v));
+  }
+
+  /** Positions of the invalid votes among `votes` (one batch where the scheme has batch verification). */
+  private invalidOf(votes: readonly Vote[]): Set<number> {
+    return new Set(
+      this.scheme.verifyVotes !== undefined
+        ? this.scheme.verifyVotes(votes)
+        : votes.flatMap((v, i) => (this.scheme.verifyVote(v) ? [] : [i])),
+    );
   }
 
   // ---------------------------------------------------------------- fetching missing data

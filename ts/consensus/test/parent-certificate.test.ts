@@ -1,0 +1,146 @@
+/**
+ * The parent certificate a leader hands its application (which puts it in the block, where the
+ * chain's downtime accounting credits its signers) holds every valid vote the leader has for the
+ * parent when it proposes, not only the quorum that formed the certificate: with paced views
+ * the slowest validator's vote usually arrives in between, and it must not be counted absent.
+ */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  type Application,
+  bitmapHas,
+  type Certificate,
+  DEFAULT_TIMEOUTS,
+  electLeader,
+  MacScheme,
+  type Proposal,
+  type Round,
+  SimClock,
+  type Vote,
+  Voter,
+} from "../src/index.ts";
+
+const N = 4;
+const PACE_MS = 100;
+const GENESIS = "00".repeat(32);
+const SEED = new Uint8Array(32);
+const scheme = new MacScheme(N, "parent-certificate");
+const leader1 = electLeader(1, SEED, N);
+
+interface Block {
+  view: number;
+  height: number;
+  parent: string;
+}
+const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
+
+class App implements Application {
+  readonly genesis = GENESIS;
+  /** the parent certificate of each proposal this node made */
+  readonly parentCerts: Array<Certificate | null> = [];
+  propose(
+    round: Round,
+    parent: { view: number; digest: string; height: number },
+    _beacon: Uint8Array,
+    parentCertificate?: Certificate | null,
+  ) {
+    this.parentCerts.push(parentCertificate ?? null);
+    const block: Block = { view: round.view, height: parent.height + 1, parent: parent.digest };
+    return { digest: digestOf(block), block };
+  }
+  digest(block: unknown): string {
+    return digestOf(block as Block);
+  }
+  link(block: unknown) {
+    const b = block as Block;
+    return { view: b.view, height: b.height, parentView: b.view - 1, parent: b.parent };
+  }
+  verify(): boolean {
+    return true;
+  }
+  finalizedBlock(): unknown | null {
+    return null;
+  }
+  finalized(): void {}
+}
+
+const block1: Block = { view: 1, height: 1, parent: GENESIS };
+const proposal1: Proposal = {
+  round: { epoch: 0, view: 1 },
+  height: 1,
+  parentView: 0,
+  parent: GENESIS,
+  payload: digestOf(block1),
+};
+const notarize = (signer: number, signature?: Uint8Array): Vote => ({
+  kind: "notarize",
+  round: proposal1.round,
+  proposal: proposal1,
+  signer,
+  signature: signature ?? scheme.sign(signer, "notarize", proposal1.round, proposal1),
+});
+
+/**
+ * Runs view 1 at every non-leader validator index until one of them leads view 2: the leader's
+ * proposal, our own vote and one more notarize vote form the notarization; `late` is then
+ * delivered before the paced proposal time (or after it, with `afterProposal`).
+ */
+function leaderOfView2(late: (signer: number) => Vote, afterProposal = false) {
+  for (let me = 0; me < N; me++) {
+    if (me === leader1) continue;
+    const clock = new SimClock();
+    const app = new App();
+    const v = new Voter({
+      config: {
+        me,
+        epoch: 0,
+        genesisSeed: SEED,
+        finalized: { view: 0, digest: GENESIS, height: 0 },
+        ...DEFAULT_TIMEOUTS,
+        minViewMs: PACE_MS,
+      },
+      scheme,
+      app,
+      network: { broadcast: () => {}, send: () => {} },
+      clock,
+      journal: { append: () => {}, load: () => [] },
+      onFault: () => {},
+    });
+    v.start();
+    const [quorumMember, slow] = [0, 1, 2, 3].filter((i) => i !== leader1 && i !== me) as [number, number];
+    v.receive(leader1, { type: "propose", proposal: proposal1, block: block1, vote: notarize(leader1) });
+    v.receive(quorumMember, { type: "vote", vote: notarize(quorumMember) });
+    expect(v.currentView).toBe(2);
+    if (v.leaderOf(2) !== me) continue;
+    if (afterProposal) {
+      clock.run(PACE_MS);
+      v.receive(slow, { type: "vote", vote: late(slow) });
+    } else {
+      v.receive(slow, { type: "vote", vote: late(slow) });
+      clock.run(PACE_MS);
+    }
+    expect(app.parentCerts).toHaveLength(1);
+    const cert = app.parentCerts[0] as Certificate;
+    expect(scheme.verifyCertificate(cert)).toBe(true);
+    return { cert, slow, quorum: [leader1, me, quorumMember] };
+  }
+  throw new Error("no non-leader index of view 1 leads view 2 with this seed");
+}
+
+describe("the parent certificate of a proposal", () => {
+  it("carries a vote that arrived after the quorum but before the proposal", () => {
+    const { cert, slow, quorum } = leaderOfView2((s) => notarize(s));
+    for (const i of [...quorum, slow]) expect(bitmapHas(cert.signers, i)).toBe(true);
+  });
+
+  it("is the quorum's certificate when the late vote comes after the proposal", () => {
+    const { cert, slow, quorum } = leaderOfView2((s) => notarize(s), true);
+    for (const i of quorum) expect(bitmapHas(cert.signers, i)).toBe(true);
+    expect(bitmapHas(cert.signers, slow)).toBe(false);
+  });
+
+  it("leaves out a late vote whose signature does not verify", () => {
+    const { cert, slow } = leaderOfView2((s) => notarize(s, new Uint8Array(32)));
+    expect(bitmapHas(cert.signers, slow)).toBe(false);
+  });
+});
