@@ -226,7 +226,7 @@ describe("a validator joins a running network", () => {
     expect(await setOf(activation - 1)).not.toContain(address);
   }, 180_000);
 
-  it("from that epoch on it votes: its index signs certificates and all five agree", async () => {
+  it("from that epoch on it votes: the chain credits its votes and all five agree", async () => {
     await waitFor(
       "the new validator to vote",
       async () => {
