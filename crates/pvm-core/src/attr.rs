@@ -1017,6 +1017,12 @@ impl Vm {
                     "__func__" => Ok(f.clone()),
                     _ => Err(self.no_attr(o, name)),
                 },
+                Wrapper::Union(m) => match name {
+                    "__args__" => Ok(Value::tuple(m.to_vec())),
+                    "__parameters__" => Ok(Value::tuple(vec![])),
+                    "__class__" => Ok(Value::Class(self.class_of(o))),
+                    _ => Err(self.no_attr(o, name)),
+                },
             },
             _ => {
                 if name == "__class__" {

@@ -118,6 +118,94 @@ pub fn install(vm: &mut Vm) {
     d.set_str(Rc::new(PyStr::new("__name__")), Value::str("builtins"));
 }
 
+/// The built-in classes and the built-ins namespace as [`install`] leaves them in a fresh VM,
+/// built once per thread and shared by every VM the thread creates afterwards ([`prelude`]),
+/// so that a VM costs a dict clone instead of building ~100 classes and ~160 entries.
+///
+/// Sharing is unobservable because of these invariants (pinned by `tests/shared_prelude.rs`):
+/// * Nothing here can change after construction. Built-in classes (`builtin: true`) have
+///   empty namespaces that no path writes: `setattr`/`delattr` on them and
+///   `type.__setattr__`/`type.__delattr__` raise `TypeError`, and their `flags` are only ever
+///   set on user classes; built-in functions carry no state.
+/// * Each VM gets its own namespace dict, a clone of `template` (same keys, slots and
+///   version tag), so a write to one VM's builtins could never reach another VM. The one value
+///   with observable state, the `__name__` string (its cached hash decides whether hashing it
+///   is charged), is fresh per VM.
+/// * Heap accounting and ids are those of building it in the VM: each VM charges `bytes` (what
+///   the template's key strings charged) and starts its id counter at `next_id` (the ids the
+///   exception classes took).
+/// * Everything lives on one thread (`Rc`, `thread_local!`); a VM never outlives its thread.
+pub(crate) struct Prelude {
+    /// The built-in classes by kind.
+    pub(crate) types: Rc<crate::types::Types>,
+    /// The built-ins namespace with `None` in the `__name__` slot.
+    template: Dict,
+    /// Slot and key of `__name__` in `template`.
+    name_slot: usize,
+    name_key: Value,
+    /// First object id free after the built-in exception classes.
+    pub(crate) next_id: u64,
+    /// Bytes the template's key strings charge; each VM charges them again.
+    pub(crate) bytes: usize,
+}
+
+impl Prelude {
+    /// A fresh namespace for one VM: the template with its own `__name__` string.
+    pub(crate) fn namespace(&self) -> Dict {
+        let mut d = self.template.clone();
+        d.replace_slot(self.name_slot, self.name_key.clone(), Value::str("builtins"));
+        d
+    }
+
+    /// Build the prelude the way [`Vm::new`] used to build every VM, with this thread's heap
+    /// accounting set aside (the key strings stay alive; their bytes are recorded instead).
+    fn build() -> Prelude {
+        let (p, bytes) = crate::heap::isolated(|| {
+            let types = Rc::new(crate::types::Types::new());
+            let mut vm = Vm::with_prelude_parts(
+                &crate::Limits::default(),
+                types.clone(),
+                Dict::new(),
+                1,
+                0,
+            );
+            install(&mut vm);
+            let mut template = std::mem::take(&mut *vm.builtins.dict.borrow_mut());
+            let name_slot = template
+                .find_str_h("__name__", crate::dict::str_hash("__name__"))
+                .unwrap_or(usize::MAX);
+            let name_key = template
+                .slot(name_slot)
+                .map(|e| e.key.clone())
+                .unwrap_or_default();
+            template.replace_slot(name_slot, name_key.clone(), Value::None);
+            let next_id = vm.next_id.get();
+            drop(vm);
+            Prelude {
+                types,
+                template,
+                name_slot,
+                name_key,
+                next_id,
+                bytes: 0,
+            }
+        });
+        Prelude {
+            bytes: usize::try_from(bytes).unwrap_or(0),
+            ..p
+        }
+    }
+}
+
+thread_local! {
+    static PRELUDE: std::cell::OnceCell<Rc<Prelude>> = const { std::cell::OnceCell::new() };
+}
+
+/// This thread's [`Prelude`], built on first use.
+pub(crate) fn prelude() -> Rc<Prelude> {
+    PRELUDE.with(|p| p.get_or_init(|| Rc::new(Prelude::build())).clone())
+}
+
 /// Map a pvm-text error to a Python exception.
 pub fn text_err(vm: &Vm, e: pvm_text::TextError) -> Flow {
     use pvm_text::ErrorKind as K;
@@ -376,6 +464,14 @@ fn is_instance(vm: &mut Vm, v: &Value, cls: &Value) -> PyResult<bool> {
             }
             Ok(false)
         }
+        Value::Wrapper(w) if matches!(&**w, Wrapper::Union(_)) => {
+            for c in crate::union::members(cls).unwrap_or_default() {
+                if is_instance(vm, v, c)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
         // an object whose type defines __instancecheck__ (e.g. typing.Any refusing the check)
         Value::Instance(_) if vm.lookup_special(cls, "__instancecheck__").is_some() => {
             let f = vm
@@ -511,9 +607,10 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
             let Value::Class(a) = &args[0] else {
                 return Err(vm.type_err("issubclass() arg 1 must be a class"));
             };
-            let cands: Vec<Value> = match &args[1] {
-                Value::Tuple(t) => t.v.to_vec(),
-                v => vec![v.clone()],
+            let cands: Vec<Value> = match (&args[1], crate::union::members(&args[1])) {
+                (_, Some(m)) => m.to_vec(),
+                (Value::Tuple(t), _) => t.v.to_vec(),
+                (v, _) => vec![v.clone()],
             };
             for c in cands {
                 let Value::Class(c) = c else {

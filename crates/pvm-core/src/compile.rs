@@ -1087,12 +1087,8 @@ impl<'a> Compiler<'a> {
 
     /// Push the value of annotation `e`: evaluated, or its source text (CPython's rendering)
     /// under `from __future__ import annotations`.
-    ///
-    /// Until PEP 604 union objects exist in the PVM, an annotation that uses `|` (`int | None`,
-    /// `dict[str, int | None]`) is also stored as its source text instead of being evaluated,
-    /// so such a `def` or class body runs (docs/pvm.md, "Known gaps").
     fn annotation_value(&mut self, e: &'a Expr) -> R {
-        if !self.future_annotations && !uses_bit_or(e) {
+        if !self.future_annotations {
             return self.expr(e);
         }
         let text = crate::unparse::annotation(e, self.source).map_err(|m| self.err(m))?;
@@ -2255,25 +2251,6 @@ pub(crate) fn big_int_literal(i: &ast::Int) -> Option<num_bigint::BigInt> {
         (lower.as_str(), 10)
     };
     num_bigint::BigInt::parse_bytes(digits.as_bytes(), radix)
-}
-
-/// True if expression `e` contains a `|` binary operation (a PEP 604 union in an annotation).
-fn uses_bit_or(e: &Expr) -> bool {
-    match e {
-        Expr::BinOp(b) => {
-            matches!(b.op, ast::Operator::BitOr) || uses_bit_or(&b.left) || uses_bit_or(&b.right)
-        }
-        Expr::Subscript(s) => uses_bit_or(&s.value) || uses_bit_or(&s.slice),
-        Expr::Tuple(t) => t.elts.iter().any(uses_bit_or),
-        Expr::List(l) => l.elts.iter().any(uses_bit_or),
-        Expr::Attribute(a) => uses_bit_or(&a.value),
-        Expr::Call(c) => {
-            uses_bit_or(&c.func)
-                || c.arguments.args.iter().any(uses_bit_or)
-                || c.arguments.keywords.iter().any(|k| uses_bit_or(&k.value))
-        }
-        _ => false,
-    }
 }
 
 /// True if `body` (not counting nested functions and classes) has a `name: annotation`

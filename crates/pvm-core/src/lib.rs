@@ -29,6 +29,7 @@ pub mod ops;
 pub mod symtable;
 pub mod tmpfs;
 pub mod types;
+pub mod union;
 pub mod unparse;
 pub mod value;
 pub mod vm;

@@ -385,6 +385,10 @@ impl Vm {
             }
             (Value::Class(x), Value::Class(y)) => Rc::ptr_eq(x, y),
             (Value::Function(x), Value::Function(y)) => Rc::ptr_eq(x, y),
+            (Value::Wrapper(x), Value::Wrapper(y)) => match (&**x, &**y) {
+                (Wrapper::Union(p), Wrapper::Union(q)) => Vm::union_eq(p, q),
+                _ => Rc::ptr_eq(x, y),
+            },
             (Value::Range(x), Value::Range(y)) if x.big.is_some() || y.big.is_some() => {
                 crate::bigrange::eq(x, y)
             }
@@ -623,6 +627,10 @@ impl Vm {
                 return Err(self.type_err(format!("unhashable type: '{}'", self.type_name(v))));
             }
             Value::Class(c) => (c.id as i64).wrapping_mul(16) + 1,
+            Value::Wrapper(w) if matches!(&**w, Wrapper::Union(_)) => {
+                let m = crate::union::members(v).unwrap_or_default().to_vec();
+                self.union_hash(&m)?
+            }
             Value::Function(f) => (f.id as i64).wrapping_mul(16) + 2,
             Value::Range(r) => crate::bigrange::hash(r),
             Value::NotImplemented => 0x1234,
@@ -1456,6 +1464,11 @@ impl Vm {
             }
             _ => {}
         }
+        if op == BinOp::Or
+            && let Some(u) = self.union_or_dispatch(a, b)?
+        {
+            return Ok(u);
+        }
         let sym = if inplace {
             format!("{}=", binop_symbol(op))
         } else {
@@ -1472,6 +1485,20 @@ impl Vm {
             self.type_name(a),
             self.type_name(b)
         )))
+    }
+
+    /// `a | b` between classes, `None` and unions once the operands' own methods declined:
+    /// a metaclass `__or__` / `__ror__` first, then the PEP 604 union ([`Vm::union_or`]).
+    fn union_or_dispatch(&mut self, a: &Value, b: &Value) -> PyResult<Option<Value>> {
+        for (recv, name, other) in [(a, "__or__", b), (b, "__ror__", a)] {
+            if let Value::Class(_) = recv
+                && let Some(r) = self.call_meta_special(recv, name, vec![other.clone()])?
+                && !matches!(r, Value::NotImplemented)
+            {
+                return Ok(Some(r));
+            }
+        }
+        Ok(self.union_or(a, b))
     }
 
     fn builtin_binop(&mut self, a: &Value, b: &Value, op: BinOp) -> PyResult<Option<Value>> {
@@ -2082,7 +2109,9 @@ impl Vm {
                 0x7f00_0000_0000u64 + f.id * 16
             )),
             Value::Class(c) => {
-                if c.builtin {
+                if c.kind == TypeKind::UnionType {
+                    Ok("<class 'types.UnionType'>".into())
+                } else if c.builtin {
                     Ok(format!("<class '{}'>", c.name))
                 } else {
                     let m = match c.dict.borrow().get_str("__module__") {
@@ -2171,6 +2200,7 @@ impl Vm {
                 Wrapper::Super { cls, .. } => {
                     format!("<super: <class '{}'>, <{} object>>", cls.name, cls.name)
                 }
+                Wrapper::Union(m) => self.union_repr(m),
             }),
             _ => Ok(format!("<{} object>", self.type_name(v))),
         }

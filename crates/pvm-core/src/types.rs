@@ -74,6 +74,7 @@ impl Types {
             ("NotImplementedType", TypeKind::NotImplementedType),
             ("ellipsis", TypeKind::EllipsisType),
             ("cell", TypeKind::Cell),
+            ("UnionType", TypeKind::UnionType),
         ];
         by_kind.push((TypeKind::Int, int.clone()));
         by_kind.push((
@@ -518,6 +519,7 @@ impl Vm {
                 Wrapper::ClassMethod(_) => TypeKind::ClassMethod,
                 Wrapper::StaticMethod(_) => TypeKind::StaticMethod,
                 Wrapper::Super { .. } => TypeKind::Super,
+                Wrapper::Union(_) => TypeKind::UnionType,
             },
             Value::NotImplemented => TypeKind::NotImplementedType,
             Value::Ellipsis => TypeKind::EllipsisType,
@@ -544,6 +546,7 @@ impl Vm {
                 IterState::RevList(..) => "list_reverseiterator".into(),
                 _ => "iterator".into(),
             },
+            Value::Wrapper(w) if matches!(&**w, Wrapper::Union(_)) => "types.UnionType".into(),
             _ => self.class_of(v).name.to_string(),
         }
     }

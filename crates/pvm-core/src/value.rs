@@ -543,6 +543,8 @@ pub enum TypeKind {
     EllipsisType,
     /// cell
     Cell,
+    /// `types.UnionType`: the PEP 604 union objects `X | Y` (see [`Wrapper::Union`]).
+    UnionType,
     /// BaseException and subclasses defined natively.
     Exception,
 }
@@ -731,6 +733,10 @@ pub enum Wrapper {
         /// receiver
         obj: Value,
     },
+    /// A PEP 604 union `X | Y | ...` (`types.UnionType`). Invariants: at least two members,
+    /// each a class (`None` is stored as `NoneType`), no class twice (by identity), in order
+    /// of first appearance, nested unions flattened.
+    Union(Box<[Value]>),
 }
 
 impl Value {

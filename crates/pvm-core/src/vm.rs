@@ -156,7 +156,8 @@ pub struct Vm {
     pub(crate) tmp_limit: usize,
     pub(crate) stdout: String,
     pub(crate) builtins: Rc<Module>,
-    pub(crate) types: crate::types::Types,
+    /// The built-in classes, shared by every VM of the thread (see [`crate::builtins::Prelude`]).
+    pub(crate) types: Rc<crate::types::Types>,
     pub(crate) modules: Vec<(Rc<str>, Value)>,
     pub(crate) next_id: Cell<u64>,
     pub(crate) yielded: Option<Box<Frame>>,
@@ -174,6 +175,9 @@ pub struct Vm {
     pub(crate) actor: Option<Box<crate::host::ActorState>>,
     /// Dropped suspended generators waiting to be closed (see [`FinalizeQueue`]).
     pub(crate) finalize: Rc<FinalizeQueue>,
+    /// The heap bytes the shared built-ins namespace's key strings charge, charged to this VM
+    /// as if it had built them (credited back when the VM is dropped).
+    pub(crate) _prelude_acct: heap::Acct,
 }
 
 impl std::fmt::Debug for Vm {
@@ -188,14 +192,28 @@ impl std::fmt::Debug for Vm {
 pub const MAX_NATIVE_DEPTH: u32 = 200;
 
 impl Vm {
-    /// Fresh VM.
+    /// Fresh VM. The built-in classes and the built-ins namespace come from this thread's
+    /// [`crate::builtins::Prelude`] (built by the first VM of the thread): the VM observes
+    /// exactly what building them itself would give (same objects by value, ids, heap charge).
     pub fn new(limits: &crate::Limits) -> Vm {
+        let p = crate::builtins::prelude();
+        Vm::with_prelude_parts(limits, p.types.clone(), p.namespace(), p.next_id, p.bytes)
+    }
+
+    /// A VM with the given built-in classes and built-ins namespace, whose id counter starts at
+    /// `next_id` and which charges `prelude_bytes` heap bytes for as long as it lives.
+    pub(crate) fn with_prelude_parts(
+        limits: &crate::Limits,
+        types: Rc<crate::types::Types>,
+        namespace: Dict,
+        next_id: u64,
+        prelude_bytes: usize,
+    ) -> Vm {
         let builtins = Rc::new(Module {
             name: Rc::from("builtins"),
-            dict: RefCell::new(Dict::new()),
+            dict: RefCell::new(namespace),
         });
-        let types = crate::types::Types::new();
-        let mut vm = Vm {
+        Vm {
             frames: Vec::new(),
             meter: Meter {
                 left: limits.cycles,
@@ -209,7 +227,7 @@ impl Vm {
             builtins,
             types,
             modules: Vec::new(),
-            next_id: Cell::new(1),
+            next_id: Cell::new(next_id),
             yielded: None,
             native_depth: 0,
             repr_stack: Vec::new(),
@@ -221,9 +239,8 @@ impl Vm {
             stdlib: Default::default(),
             actor: None,
             finalize: Rc::new(FinalizeQueue::default()),
-        };
-        crate::builtins::install(&mut vm);
-        vm
+            _prelude_acct: heap::Acct::new(prelude_bytes),
+        }
     }
 
     /// Allocate a deterministic object id.

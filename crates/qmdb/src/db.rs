@@ -42,6 +42,10 @@ pub struct Config {
     pub segment_bytes: u64,
     /// Prune history older than the window automatically after each commit.
     pub auto_prune: bool,
+    /// Bits of each key's hash the in-memory index table keeps (1..=32, default 32). Not
+    /// persisted and never part of a root: fewer bits only make lookups compare more full keys
+    /// (tests use 1–2 bits to force fingerprint collisions), never change an answer.
+    pub index_fingerprint_bits: u32,
 }
 
 impl Default for Config {
@@ -50,6 +54,7 @@ impl Default for Config {
             history: 128,
             segment_bytes: 64 << 20,
             auto_prune: true,
+            index_fingerprint_bits: 32,
         }
     }
 }
@@ -274,7 +279,7 @@ impl Db {
         let mut st = Replay {
             mmr,
             bitmap,
-            keys: KeyIndex::new(pruned),
+            keys: KeyIndex::with_fingerprint_bits(pruned, cfg.index_fingerprint_bits),
             floor: pruned,
             records: VecDeque::new(),
             history: cfg.history,
@@ -1344,7 +1349,7 @@ impl Loaded {
         {
             return Ok(None);
         }
-        let Some(keys) = KeyIndex::from_sorted(d.index, pruned, leaves) else {
+        let Some(keys) = KeyIndex::from_sorted(d.index, pruned, leaves, cfg.index_fingerprint_bits) else {
             return Ok(None);
         };
         let mut records = VecDeque::with_capacity(d.records.len());
@@ -1583,6 +1588,7 @@ mod tests {
             history: 8,
             segment_bytes,
             auto_prune: true,
+            index_fingerprint_bits: 32,
         }
     }
 

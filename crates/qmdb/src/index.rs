@@ -19,7 +19,6 @@
 //! sequences long; it is never iterated, so its order reaches no result.
 
 use crate::ikey::IKey;
-use std::collections::BTreeMap;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::ops::Bound;
@@ -48,6 +47,8 @@ struct SlotTable {
     words: Vec<u64>,
     len: usize,
     hasher: RandomState,
+    /// Hash bits kept (all 32 unless a test narrows them to force collisions).
+    fp_mask: u32,
 }
 
 impl Default for SlotTable {
@@ -56,6 +57,7 @@ impl Default for SlotTable {
             words: vec![EMPTY; 16],
             len: 0,
             hasher: RandomState::new(),
+            fp_mask: u32::MAX,
         }
     }
 }
@@ -63,7 +65,13 @@ impl Default for SlotTable {
 impl SlotTable {
     #[inline]
     fn hash(&self, key: &[u8]) -> u32 {
-        (self.hasher.hash_one(key) >> 32) as u32
+        (self.hasher.hash_one(key) >> 32) as u32 & self.fp_mask
+    }
+
+    /// Keeps only `bits` (clamped to 1..=32) bits of every hash. The table must be empty.
+    fn set_fingerprint_bits(&mut self, bits: u32) {
+        debug_assert_eq!(self.len, 0);
+        self.fp_mask = u32::MAX >> (32 - bits.clamp(1, 32));
     }
 
     #[inline]
@@ -152,11 +160,220 @@ impl SlotTable {
     }
 }
 
-/// The index. Invariants: `tree` and `table` name exactly the live keys, each with the slot
+/// Longest block of the ordered list; a longer one is split in two.
+const BLOCK_MAX: usize = 512;
+/// Block length of a bulk build ([`KeyIndex::from_sorted`]): room for inserts before a split.
+const BLOCK_FILL: usize = 384;
+/// A block this short is merged into a neighbour when the two fit in one block.
+const BLOCK_MIN: usize = 64;
+
+/// The first 8 bytes of `key`, zero-padded, big-endian: when the heads of two keys differ they
+/// order the keys exactly as byte order does (a zero pad only stands for "shorter").
+#[inline]
+fn head_of(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
+}
+
+/// One member of the ordered list: a slot and the head of its key (12 bytes). Most
+/// comparisons are decided by the head without touching the slot's entry.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    hi: u32,
+    lo: u32,
+    slot: u32,
+}
+
+impl Item {
+    #[inline]
+    fn new(key: &[u8], slot: u32) -> Item {
+        let h = head_of(key);
+        Item {
+            hi: (h >> 32) as u32,
+            lo: h as u32,
+            slot,
+        }
+    }
+
+    #[inline]
+    fn head(&self) -> u64 {
+        (u64::from(self.hi) << 32) | u64::from(self.lo)
+    }
+
+    /// Order of this item's key against `key` (whose head is `head`).
+    #[inline]
+    fn cmp_key(&self, head: u64, key: &[u8], entries: &[Entry]) -> std::cmp::Ordering {
+        match self.head().cmp(&head) {
+            std::cmp::Ordering::Equal => entries[self.slot as usize].key.as_slice().cmp(key),
+            o => o,
+        }
+    }
+}
+
+/// A position in the ordered list: block `b`, index `i` (`b == blocks.len()` is the end).
+type Pos = (usize, usize);
+
+/// The live keys in ascending order, as slots grouped in sorted blocks (the keys themselves
+/// stay in the slots: no second copy). Invariants: every block is non-empty and at most
+/// [`BLOCK_MAX`] long, every key of block `b` is smaller than every key of block `b + 1`,
+/// `heads[b] == blocks[b][0]`, `len` is the total number of items.
+#[derive(Debug, Default)]
+struct Order {
+    heads: Vec<Item>,
+    blocks: Vec<Vec<Item>>,
+    len: usize,
+}
+
+impl Order {
+    /// First position whose key is `>= key`.
+    fn lower_bound(&self, key: &[u8], entries: &[Entry]) -> Pos {
+        let h = head_of(key);
+        let nb = self
+            .heads
+            .partition_point(|it| it.cmp_key(h, key, entries).is_lt());
+        if nb == 0 {
+            return (0, 0);
+        }
+        let b = nb - 1;
+        let blk = &self.blocks[b];
+        let i = blk.partition_point(|it| it.cmp_key(h, key, entries).is_lt());
+        if i == blk.len() { (b + 1, 0) } else { (b, i) }
+    }
+
+    /// First position whose key is `> key`.
+    fn upper_bound(&self, key: &[u8], entries: &[Entry]) -> Pos {
+        let (b, i) = self.lower_bound(key, entries);
+        match self.at((b, i)) {
+            Some(it) if entries[it.slot as usize].key.as_slice() == key => self.step((b, i)),
+            _ => (b, i),
+        }
+    }
+
+    #[inline]
+    fn at(&self, (b, i): Pos) -> Option<Item> {
+        self.blocks.get(b).map(|blk| blk[i])
+    }
+
+    /// The position after `p` (`p` is not the end).
+    #[inline]
+    fn step(&self, (b, i): Pos) -> Pos {
+        if i + 1 < self.blocks[b].len() {
+            (b, i + 1)
+        } else {
+            (b + 1, 0)
+        }
+    }
+
+    /// The position before `p`, `None` at the start.
+    #[inline]
+    fn back(&self, (b, i): Pos) -> Option<Pos> {
+        if i > 0 {
+            Some((b, i - 1))
+        } else if b > 0 {
+            Some((b - 1, self.blocks[b - 1].len() - 1))
+        } else {
+            None
+        }
+    }
+
+    fn last(&self) -> Option<Pos> {
+        self.blocks.last().map(|blk| (self.blocks.len() - 1, blk.len() - 1))
+    }
+
+    /// Inserts `slot`, whose key (in `entries`) is not in the list.
+    fn insert(&mut self, slot: u32, entries: &[Entry]) {
+        let key = entries[slot as usize].key.as_slice();
+        let item = Item::new(key, slot);
+        self.len += 1;
+        if self.blocks.is_empty() {
+            self.blocks.push(vec![item]);
+            self.heads.push(item);
+            return;
+        }
+        let (mut b, mut i) = self.lower_bound(key, entries);
+        if b == self.blocks.len() {
+            b -= 1;
+            i = self.blocks[b].len();
+        }
+        let blk = &mut self.blocks[b];
+        blk.insert(i, item);
+        if blk.len() > BLOCK_MAX {
+            let tail = blk.split_off(blk.len() / 2);
+            self.heads.insert(b + 1, tail[0]);
+            self.blocks.insert(b + 1, tail);
+        }
+        self.heads[b] = self.blocks[b][0];
+    }
+
+    /// Removes the item of `key` (which must be in the list).
+    fn remove(&mut self, key: &[u8], entries: &[Entry]) {
+        let (b, i) = self.lower_bound(key, entries);
+        debug_assert!(
+            self.at((b, i))
+                .is_some_and(|it| entries[it.slot as usize].key.as_slice() == key)
+        );
+        self.len -= 1;
+        self.blocks[b].remove(i);
+        let n = self.blocks[b].len();
+        if n == 0 {
+            self.blocks.remove(b);
+            self.heads.remove(b);
+            return;
+        }
+        self.heads[b] = self.blocks[b][0];
+        if n >= BLOCK_MIN {
+            return;
+        }
+        // Merge a short block into a neighbour when both fit in one block.
+        if b + 1 < self.blocks.len() && n + self.blocks[b + 1].len() <= BLOCK_MAX {
+            let next = self.blocks.remove(b + 1);
+            self.heads.remove(b + 1);
+            self.blocks[b].extend_from_slice(&next);
+        } else if b > 0 && n + self.blocks[b - 1].len() <= BLOCK_MAX {
+            let cur = self.blocks.remove(b);
+            self.heads.remove(b);
+            self.blocks[b - 1].extend_from_slice(&cur);
+        }
+    }
+
+    /// Builds the list from slots whose keys ascend strictly.
+    fn from_sorted(items: Vec<Item>) -> Order {
+        let len = items.len();
+        let blocks: Vec<Vec<Item>> = items.chunks(BLOCK_FILL).map(|c| c.to_vec()).collect();
+        let heads = blocks.iter().map(|b| b[0]).collect();
+        Order { heads, blocks, len }
+    }
+
+    /// Items from `p` upward.
+    fn iter_from(&self, p: Pos) -> impl Iterator<Item = Item> + '_ {
+        let (b, i) = p;
+        self.blocks
+            .get(b..)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .flat_map(move |(n, blk)| blk[if n == 0 { i } else { 0 }..].iter().copied())
+    }
+
+    /// Items strictly before `p`, downward.
+    fn iter_before(&self, p: Pos) -> impl Iterator<Item = Item> + '_ {
+        let (b, i) = p;
+        let full = self.blocks[..b.min(self.blocks.len())].iter().rev();
+        let part = self.blocks.get(b).map(|blk| &blk[..i]).unwrap_or(&[]);
+        part.iter()
+            .rev()
+            .copied()
+            .chain(full.flat_map(|blk| blk.iter().rev().copied()))
+    }
+}
+
+/// The index. Invariants: `order` and `table` name exactly the live keys, each with the slot
 /// whose `entries[slot].key` is that key; free slots are in `free`; `len()` = live keys.
 #[derive(Debug, Default)]
 pub struct KeyIndex {
-    tree: BTreeMap<IKey, u32>,
+    order: Order,
     table: SlotTable,
     entries: Vec<Entry>,
     free: Vec<u32>,
@@ -175,22 +392,38 @@ impl KeyIndex {
         }
     }
 
-    /// Builds the index from `(key, location)` pairs in strictly ascending key order, with
-    /// `loc_slot` covering `[base, end)`. Links are exact. `None` if the order is violated or
-    /// a location is outside `[base, end)`.
-    pub fn from_sorted(items: Vec<(IKey, u64)>, base: u64, end: u64) -> Option<KeyIndex> {
+    /// An empty index whose hash table keeps only `bits` (1..=32) bits of each key's hash:
+    /// fewer bits only mean more full-key comparisons (tests use 1–2 bits to force collisions),
+    /// never a different answer.
+    pub fn with_fingerprint_bits(base: u64, bits: u32) -> KeyIndex {
         let mut ix = KeyIndex::new(base);
+        ix.table.set_fingerprint_bits(bits);
+        ix
+    }
+
+    /// Builds the index from `(key, location)` pairs in strictly ascending key order, with
+    /// `loc_slot` covering `[base, end)` and the table keeping `bits` hash bits (see
+    /// [`KeyIndex::with_fingerprint_bits`]). Links are exact. `None` if the order is violated or
+    /// a location is outside `[base, end)`.
+    pub fn from_sorted(
+        items: Vec<(IKey, u64)>,
+        base: u64,
+        end: u64,
+        bits: u32,
+    ) -> Option<KeyIndex> {
+        let mut ix = KeyIndex::with_fingerprint_bits(base, bits);
         ix.loc_slot = vec![NO_SLOT; (end - base) as usize];
         ix.entries.reserve(items.len());
         ix.table.reserve(items.len());
-        let mut tree_items = Vec::with_capacity(items.len());
+        let mut order = Vec::with_capacity(items.len());
         for (i, (key, loc)) in items.into_iter().enumerate() {
             if loc < base || loc >= end {
                 return None;
             }
-            if tree_items
+            if ix
+                .entries
                 .last()
-                .is_some_and(|(p, _): &(IKey, u32)| *p >= key)
+                .is_some_and(|p| p.key.as_slice() >= key.as_slice())
             {
                 return None;
             }
@@ -198,21 +431,34 @@ impl KeyIndex {
             ix.loc_slot[(loc - base) as usize] = slot;
             let h = ix.table.hash(key.as_slice());
             ix.table.insert(h, slot);
+            order.push(Item::new(key.as_slice(), slot));
             ix.entries.push(Entry {
-                key: key.clone(),
+                key,
                 loc,
                 next: slot,
             });
-            tree_items.push((key, slot));
         }
-        ix.tree = tree_items.into_iter().collect();
+        ix.order = Order::from_sorted(order);
         ix.relink_all();
         Some(ix)
     }
 
     /// Number of live keys.
     pub fn len(&self) -> u64 {
-        self.tree.len() as u64
+        self.order.len as u64
+    }
+
+    /// Approximate heap bytes held by the index (for `Stats` and the docs' per-key figure).
+    pub fn heap_bytes(&self) -> u64 {
+        let order = self.order.blocks.iter().map(|b| b.capacity()).sum::<usize>()
+            * size_of::<Item>()
+            + self.order.blocks.capacity() * size_of::<Vec<Item>>()
+            + self.order.heads.capacity() * size_of::<Item>();
+        (order
+            + self.table.words.capacity() * 8
+            + self.entries.capacity() * size_of::<Entry>()
+            + self.free.capacity() * 4
+            + self.loc_slot.capacity() * 4) as u64
     }
 
     /// Slot of live `key`.
@@ -272,7 +518,7 @@ impl KeyIndex {
         };
         self.entries[s as usize].next = s;
         self.table.insert(h, s);
-        self.tree.insert(key.clone(), s);
+        self.order.insert(s, &self.entries);
         (s, None)
     }
 
@@ -281,7 +527,7 @@ impl KeyIndex {
         let h = self.table.hash(key);
         let (i, s) = self.table.find(h, key, &self.entries)?;
         self.table.remove_at(i);
-        self.tree.remove(key);
+        self.order.remove(key, &self.entries);
         self.free.push(s);
         Some(self.entries[s as usize].loc)
     }
@@ -303,22 +549,28 @@ impl KeyIndex {
         }
     }
 
+    #[inline]
+    fn keyed(&self, it: Item) -> (&IKey, u32) {
+        (&self.entries[it.slot as usize].key, it.slot)
+    }
+
     /// Largest live key `< key`, else the largest live key (cyclic predecessor), with its slot.
     pub fn pred_wrap(&self, key: &[u8]) -> Option<(&IKey, u32)> {
-        self.tree
-            .range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
-            .next_back()
-            .or_else(|| self.tree.last_key_value())
-            .map(|(k, &s)| (k, s))
+        let p = self.order.lower_bound(key, &self.entries);
+        self.order
+            .back(p)
+            .or_else(|| self.order.last())
+            .and_then(|p| self.order.at(p))
+            .map(|it| self.keyed(it))
     }
 
     /// Smallest live key `> key`, else the smallest live key (cyclic successor), with its slot.
     pub fn succ_wrap(&self, key: &[u8]) -> Option<(&IKey, u32)> {
-        self.tree
-            .range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
-            .next()
-            .or_else(|| self.tree.first_key_value())
-            .map(|(k, &s)| (k, s))
+        let p = self.order.upper_bound(key, &self.entries);
+        self.order
+            .at(p)
+            .or_else(|| self.order.at((0, 0)))
+            .map(|it| self.keyed(it))
     }
 
     /// Makes the successor links exact after `key` was inserted, deleted or left alone:
@@ -336,47 +588,57 @@ impl KeyIndex {
 
     /// Rebuilds every successor link in one ordered pass.
     pub fn relink_all(&mut self) {
-        let Some((_, &first)) = self.tree.first_key_value() else {
+        let Some(first) = self.order.at((0, 0)) else {
             return;
         };
         let mut prev: Option<u32> = None;
-        for &s in self.tree.values() {
-            if let Some(p) = prev {
-                self.entries[p as usize].next = s;
+        for blk in &self.order.blocks {
+            for it in blk {
+                if let Some(p) = prev {
+                    self.entries[p as usize].next = it.slot;
+                }
+                prev = Some(it.slot);
             }
-            prev = Some(s);
         }
         if let Some(p) = prev {
-            self.entries[p as usize].next = first;
+            self.entries[p as usize].next = first.slot;
         }
     }
 
     /// Live keys from `start` (inclusive) upward, ascending, with their locations.
     pub fn range_from<'a>(&'a self, start: &'a [u8]) -> impl Iterator<Item = (&'a IKey, u64)> + 'a {
-        self.tree
-            .range::<[u8], _>((Bound::Included(start), Bound::Unbounded))
-            .map(|(k, &s)| (k, self.entries[s as usize].loc))
+        let p = self.order.lower_bound(start, &self.entries);
+        self.order.iter_from(p).map(|it| {
+            let e = &self.entries[it.slot as usize];
+            (&e.key, e.loc)
+        })
     }
 
     /// Live keys below `end` (exclusive, or all when unbounded), descending.
     pub fn range_below<'a>(&'a self, end: Bound<&'a [u8]>) -> impl Iterator<Item = &'a IKey> + 'a {
-        self.tree
-            .range::<[u8], _>((Bound::Unbounded, end))
-            .rev()
-            .map(|(k, _)| k)
+        let p = match end {
+            Bound::Excluded(k) => self.order.lower_bound(k, &self.entries),
+            Bound::Included(k) => self.order.upper_bound(k, &self.entries),
+            Bound::Unbounded => (self.order.blocks.len(), 0),
+        };
+        self.order
+            .iter_before(p)
+            .map(|it| &self.entries[it.slot as usize].key)
     }
 
     /// Every live key with its location, ascending.
     pub fn iter(&self) -> impl Iterator<Item = (&IKey, u64)> + '_ {
-        self.tree
-            .iter()
-            .map(|(k, &s)| (k, self.entries[s as usize].loc))
+        self.order.iter_from((0, 0)).map(|it| {
+            let e = &self.entries[it.slot as usize];
+            (&e.key, e.loc)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     fn check(ix: &KeyIndex, model: &BTreeMap<Vec<u8>, u64>) {
         assert_eq!(ix.len(), model.len() as u64);

@@ -67,6 +67,7 @@ fn cfg() -> Config {
         history: 6,
         segment_bytes: 64 << 10,
         auto_prune: true,
+        ..Default::default()
     }
 }
 

@@ -235,6 +235,7 @@ fn model_default_config() {
                 history: 8,
                 segment_bytes: 4096,
                 auto_prune: true,
+                ..Default::default()
             },
         );
     }
@@ -250,6 +251,7 @@ fn model_no_auto_prune_long_history() {
                 history: 40,
                 segment_bytes: 1 << 20,
                 auto_prune: false,
+                ..Default::default()
             },
         );
     }
@@ -265,6 +267,26 @@ fn model_tiny_segments_history_one() {
                 history: 1,
                 segment_bytes: 1,
                 auto_prune: true,
+                ..Default::default()
+            },
+        );
+    }
+}
+
+/// The index table keeps only 2 bits of each key's hash: nearly every lookup meets other keys
+/// with the same fingerprint and must decide by the full key. Answers, roots and proofs must
+/// not change (the model recomputes them from scratch).
+#[test]
+fn model_colliding_index_fingerprints() {
+    for seed in 300..=302 {
+        run(
+            seed,
+            1500,
+            Config {
+                history: 8,
+                segment_bytes: 4096,
+                auto_prune: true,
+                index_fingerprint_bits: 2,
             },
         );
     }

@@ -231,6 +231,7 @@ fn golden_roots() {
             history: 1,
             segment_bytes: 1,
             auto_prune: true,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -13,6 +13,7 @@ fn cfg() -> Config {
         history: 6,
         segment_bytes: 4096,
         auto_prune: true,
+        ..Default::default()
     }
 }
 

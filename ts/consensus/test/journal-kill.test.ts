@@ -1,21 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Sfc32 } from "@cowboy/collections";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  type Clock,
-  findSafetyViolation,
-  MacScheme,
-  type Message,
-  type Proposal,
-  type Round,
-  type Vote,
-  Voter,
-} from "../src/index.ts";
+import { findSafetyViolation, MacScheme, type Message, type Vote, Voter } from "../src/index.ts";
+import { decodeLine, encodeLine, GENESIS, signedByApp, wallClock } from "./voter-doubles.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-journal-kill-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,36 +14,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const N = 4;
 const CHILD = 3;
 const SEED = "journal-kill";
-const GENESIS = "00".repeat(32);
-
-interface Block {
-  view: number;
-  height: number;
-  parentView: number;
-  parent: string;
-  by: string;
-}
-const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
-const encodeLine = (value: unknown) =>
-  JSON.stringify(value, function (this: Record<string, unknown>, k: string, v: unknown) {
-    // `this[k]` is the value before Buffer#toJSON ran
-    const raw = this[k];
-    return raw instanceof Uint8Array ? { $b: Buffer.from(raw).toString("hex") } : v;
-  });
-const decodeLine = (line: string): unknown =>
-  JSON.parse(line, (_k, v) =>
-    v !== null && typeof v === "object" && typeof v.$b === "string"
-      ? Uint8Array.from(Buffer.from(v.$b, "hex"))
-      : v,
-  );
-
-const clock: Clock = {
-  now: () => performance.now(),
-  schedule(at, fn) {
-    const t = setTimeout(fn, Math.max(0, at - performance.now()));
-    return () => clearTimeout(t);
-  },
-};
 
 /** Conflicting pairs among the votes one validator signed. */
 function conflicts(votes: readonly Vote[]): string[] {
@@ -99,7 +60,6 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
     };
 
     for (let me = 0; me < CHILD; me++) {
-      const blocks = new Map<string, Block>();
       const votes: Vote[] = [];
       voters.push(
         new Voter({
@@ -114,32 +74,9 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
             maxViewsAhead: 256,
           },
           scheme,
-          app: {
-            genesis: GENESIS,
-            propose(round: Round, parent: { view: number; digest: string; height: number }) {
-              const block: Block = {
-                view: round.view,
-                height: parent.height + 1,
-                parentView: parent.view,
-                parent: parent.digest,
-                by: `in-process-${me}`,
-              };
-              return { digest: digestOf(block), block };
-            },
-            digest: (b: unknown) => digestOf(b as Block),
-            link: (b: unknown) => {
-              const x = b as Block;
-              return { view: x.view, height: x.height, parentView: x.parentView, parent: x.parent };
-            },
-            verify: () => true,
-            finalizedBlock: (d: string) => blocks.get(d) ?? null,
-            finalized: (p: Proposal, b: unknown) => {
-              blocks.set(p.payload, b as Block);
-              finals[me]?.push(p.payload);
-            },
-          },
+          app: signedByApp(`in-process-${me}`, (digest) => finals[me]?.push(digest)),
           network: { broadcast: (m) => route(me, null, m), send: (to, m) => route(me, to, m) },
-          clock,
+          clock: wallClock,
           journal: { append: (v) => votes.push(v), load: () => votes },
         }),
       );
@@ -177,14 +114,32 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
       c.kill("SIGKILL");
       await exited;
     };
+    /** Polls `cond` until true (a loaded machine starts a child process slowly). */
+    const waitFor = async (what: string, cond: () => boolean, timeoutMs = 60_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!cond()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
     try {
       for (let round = 0; round < 12; round++) {
+        // each run of the child signs before it is killed at a random point of its voting
+        const signed = childVotes.length;
+        await waitFor(`run ${round + 1} of the child to sign a vote`, () => childVotes.length > signed);
         await new Promise((r) => setTimeout(r, random.between(300, 1_200)));
         await kill();
         await new Promise((r) => setTimeout(r, random.between(50, 400)));
         startChild();
       }
-      await new Promise((r) => setTimeout(r, 1_500));
+      const signed = childVotes.length;
+      await waitFor(
+        "the last run of the child to sign (over 20 votes in all)",
+        () => childVotes.length > Math.max(signed, 20),
+      );
+      await waitFor("10 blocks finalized by every in-process validator", () =>
+        finals.every((f) => f.length > 10),
+      );
     } finally {
       await kill();
       for (const v of voters) v.stop();
@@ -194,5 +149,5 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
     expect(conflicts(childVotes)).toEqual([]);
     expect(findSafetyViolation(finals)).toBeNull();
     expect(Math.min(...finals.map((f) => f.length))).toBeGreaterThan(10);
-  }, 60_000);
+  }, 240_000);
 });

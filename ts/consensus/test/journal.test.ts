@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,45 +17,14 @@ import {
   type Vote,
   Voter,
 } from "../src/index.ts";
+import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-journal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const GENESIS = "00".repeat(32);
 const SEED = new Uint8Array(32);
 
-interface Block {
-  view: number;
-  height: number;
-  parent: string;
-  tag: string;
-}
-const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
 
-class App implements Application {
-  readonly genesis = GENESIS;
-  readonly final: string[] = [];
-  propose(round: Round, parent: { view: number; digest: string; height: number }) {
-    const block: Block = { view: round.view, height: parent.height + 1, parent: parent.digest, tag: "own" };
-    return { digest: digestOf(block), block };
-  }
-  digest(block: unknown): string {
-    return digestOf(block as Block);
-  }
-  link(block: unknown) {
-    const b = block as Block;
-    return { view: b.view, height: b.height, parentView: b.view - 1, parent: b.parent };
-  }
-  verify(): boolean {
-    return true;
-  }
-  finalizedBlock(): unknown | null {
-    return null;
-  }
-  finalized(proposal: Proposal, _block: unknown, _cert: Certificate | null): void {
-    this.final.push(proposal.payload);
-  }
-}
 
 const scheme = new MacScheme(4, "journal-test");
 const plain = (votes: readonly Vote[]) =>
@@ -65,7 +33,7 @@ const plain = (votes: readonly Vote[]) =>
 const leader = electLeader(1, SEED, 4);
 
 function proposalMessage(tag: string): Message {
-  const block: Block = { view: 1, height: 1, parent: GENESIS, tag };
+  const block: TestBlock = { view: 1, height: 1, parent: GENESIS, tag };
   const proposal: Proposal = {
     round: { epoch: 0, view: 1 },
     height: 1,
@@ -95,7 +63,7 @@ function run(me: number, journal: Journal, clock: SimClock) {
       ...DEFAULT_TIMEOUTS,
     },
     scheme,
-    app: new App(),
+    app: new LinearApp(),
     network: {
       broadcast: (m) => {
         if (m.type === "vote" && m.vote.signer === me) sent.push(m.vote);
@@ -263,7 +231,7 @@ describe("pacing with a real clock", () => {
         minViewMs: 100,
       },
       scheme,
-      app: new App(),
+      app: new LinearApp(),
       network: { broadcast: (m) => sent.push(m), send: () => {} },
       clock: early,
       journal: new FileJournal(join(dir, "pacing.journal")),

@@ -4,7 +4,6 @@
  * order, are reported as equivocation — the case of a validator that signs two notarize votes
  * and sends them together while the others have already certified the view.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   type Application,
@@ -19,8 +18,8 @@ import {
   type Vote,
   Voter,
 } from "../src/index.ts";
+import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
-const GENESIS = "00".repeat(32);
 const SEED = new Uint8Array(32);
 const scheme = new MacScheme(4, "late-equivocation");
 const leader = electLeader(1, SEED, 4);
@@ -28,37 +27,9 @@ const others = [0, 1, 2, 3].filter((i) => i !== leader);
 const me = others[0] as number;
 const [honest, evil] = [others[1] as number, others[2] as number];
 
-interface Block {
-  view: number;
-  height: number;
-  parent: string;
-  tag: string;
-}
-const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
 
-class App implements Application {
-  readonly genesis = GENESIS;
-  propose(round: Round, parent: { view: number; digest: string; height: number }) {
-    const block: Block = { view: round.view, height: parent.height + 1, parent: parent.digest, tag: "own" };
-    return { digest: digestOf(block), block };
-  }
-  digest(block: unknown): string {
-    return digestOf(block as Block);
-  }
-  link(block: unknown) {
-    const b = block as Block;
-    return { view: b.view, height: b.height, parentView: b.view - 1, parent: b.parent };
-  }
-  verify(): boolean {
-    return true;
-  }
-  finalizedBlock(): unknown | null {
-    return null;
-  }
-  finalized(_p: Proposal, _b: unknown, _c: Certificate | null): void {}
-}
 
-const block: Block = { view: 1, height: 1, parent: GENESIS, tag: "A" };
+const block: TestBlock = { view: 1, height: 1, parent: GENESIS, tag: "A" };
 const proposal = (payload: string): Proposal => ({
   round: { epoch: 0, view: 1 },
   height: 1,
@@ -87,7 +58,7 @@ function voter() {
       ...DEFAULT_TIMEOUTS,
     },
     scheme,
-    app: new App(),
+    app: new LinearApp(),
     network: { broadcast: () => {}, send: () => {} },
     clock: new SimClock(),
     journal: { append: () => {}, load: () => [] },

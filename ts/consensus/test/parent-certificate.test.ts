@@ -4,7 +4,6 @@
  * parent when it proposes, not only the quorum that formed the certificate: with paced views
  * the slowest validator's vote usually arrives in between, and it must not be counted absent.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
   type Application,
@@ -19,52 +18,17 @@ import {
   type Vote,
   Voter,
 } from "../src/index.ts";
+import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
 const N = 4;
 const PACE_MS = 100;
-const GENESIS = "00".repeat(32);
 const SEED = new Uint8Array(32);
 const scheme = new MacScheme(N, "parent-certificate");
 const leader1 = electLeader(1, SEED, N);
 
-interface Block {
-  view: number;
-  height: number;
-  parent: string;
-}
-const digestOf = (b: Block) => createHash("sha256").update(JSON.stringify(b)).digest("hex");
 
-class App implements Application {
-  readonly genesis = GENESIS;
-  /** the parent certificate of each proposal this node made */
-  readonly parentCerts: Array<Certificate | null> = [];
-  propose(
-    round: Round,
-    parent: { view: number; digest: string; height: number },
-    _beacon: Uint8Array,
-    parentCertificate?: Certificate | null,
-  ) {
-    this.parentCerts.push(parentCertificate ?? null);
-    const block: Block = { view: round.view, height: parent.height + 1, parent: parent.digest };
-    return { digest: digestOf(block), block };
-  }
-  digest(block: unknown): string {
-    return digestOf(block as Block);
-  }
-  link(block: unknown) {
-    const b = block as Block;
-    return { view: b.view, height: b.height, parentView: b.view - 1, parent: b.parent };
-  }
-  verify(): boolean {
-    return true;
-  }
-  finalizedBlock(): unknown | null {
-    return null;
-  }
-  finalized(): void {}
-}
 
-const block1: Block = { view: 1, height: 1, parent: GENESIS };
+const block1: TestBlock = { view: 1, height: 1, parent: GENESIS };
 const proposal1: Proposal = {
   round: { epoch: 0, view: 1 },
   height: 1,
@@ -89,7 +53,7 @@ function leaderOfView2(late: (signer: number) => Vote, afterProposal = false) {
   for (let me = 0; me < N; me++) {
     if (me === leader1) continue;
     const clock = new SimClock();
-    const app = new App();
+    const app = new LinearApp();
     const v = new Voter({
       config: {
         me,

@@ -101,7 +101,7 @@ describe("four validator processes on loopback (BLS, QUIC, file journal, block s
     } finally {
       for (let i = 0; i < N; i++) await kill(i);
     }
-  }, 240_000);
+  }, 360_000);
 });
 
 describe("an equivocating validator process", () => {

@@ -226,7 +226,8 @@ const running = await startValidator({
   epoch: 0,
   genesisSeed: new Uint8Array(32),
   timeouts: { leaderTimeoutMs: 500, notarizationTimeoutMs: 1_000, nullifyRetryMs: 1_000 },
-  peerWaitMs: 3_000,
+  // generous: a process restarted on a loaded machine may take seconds to reach a peer
+  peerWaitMs: 20_000,
   onSyncProgress: (p) => say({ ev: "sync", h: p.height }),
   onFault: (fault) => {
     const evidence = evidenceFromEquivocation(fault);

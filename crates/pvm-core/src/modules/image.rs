@@ -395,6 +395,8 @@ impl Capture<'_> {
                     Wrapper::ClassMethod(f) => Node::ClassMethod(self.visit(f)?),
                     Wrapper::StaticMethod(f) => Node::StaticMethod(self.visit(f)?),
                     Wrapper::Super { .. } => return Err("super object".into()),
+                    // a union the body kept makes the SDK run its body (not recorded)
+                    Wrapper::Union(_) => return Err("union object".into()),
                 };
                 self.push(key, n)
             }

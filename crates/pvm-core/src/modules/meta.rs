@@ -259,6 +259,14 @@ pub fn call_type_dunder(
                 Some(Value::Str(s)) => s.clone(),
                 _ => return Err(vm.type_err("attribute name must be string")),
             };
+            // Built-in classes are immutable (as in CPython) and shared by every VM of the
+            // thread (`crate::types::shared`), so no path may write their namespace.
+            if cls.builtin {
+                return Err(vm.type_err(format!(
+                    "cannot set '{}' attribute of immutable type '{}'",
+                    name.s, cls.name
+                )));
+            }
             if f == "__type_setattr__" {
                 let v = args.get(2).cloned().unwrap_or_default();
                 vm.class_set_raw(&cls, name, v);

@@ -139,5 +139,6 @@ pub fn crash_config() -> cowboy_qmdb::Config {
         history: 4,
         segment_bytes: 64 * 1024,
         auto_prune: true,
+        ..Default::default()
     }
 }

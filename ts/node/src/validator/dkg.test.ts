@@ -922,8 +922,10 @@ describe("DkgDriver over libp2p", () => {
         nodes.push(node);
         net.startOn(v, p2pDkgNetwork(node));
       }
-      await waitFor("a full mesh on the DKG topic", () =>
-        nodes.every((n) => n.topicPeers("dkg").length === 4),
+      await waitFor(
+        "a full mesh on the DKG topic",
+        () => nodes.every((n) => n.topicPeers("dkg").length === 4),
+        60_000,
       );
       await net.runTo(8); // F(0): the ceremony opens; hellos, dealings and acks travel over libp2p
       // the next block comes once every dealer closed because every player acknowledged (a
@@ -942,5 +944,5 @@ describe("DkgDriver over libp2p", () => {
     } finally {
       await Promise.all(nodes.map((n) => n.stop()));
     }
-  });
+  }, 180_000);
 });

@@ -21,6 +21,7 @@ import { decodeTransaction, fromHex, toHex } from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LOCALNET, planLocalnet } from "../localnet.ts";
 import { readValidatorConfig, type ValidatorSettings } from "./config.ts";
+import { freeUdpPortRange, waitFor } from "./localnet-harness.ts";
 import { ValidatorNode } from "./node.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-evidence-"));
@@ -34,7 +35,7 @@ beforeAll(async () => {
     ...DEFAULT_LOCALNET,
     validators: 4,
     dir,
-    basePort: 42_000,
+    basePort: await freeUdpPortRange(4),
     rpcPort: 0,
     dkg: false,
   });
@@ -98,7 +99,7 @@ describe("evidence on a validator node", () => {
 
     // validator 0 is the first submitter for offender 3: a submitEvidence transaction from
     // its operator account lands in its mempool
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor("the evidence submission", () => node.metrics.evidenceSubmitted.get() >= 1, 30_000, 10);
     expect(node.metrics.evidenceSubmitted.get()).toBe(1);
     const operator = (settings[0] as ValidatorSettings).validators[0]?.address as Uint8Array;
     const pool = (node as unknown as { mempool: { ofSender(s: string): readonly { bytes: Uint8Array }[] } })

@@ -82,7 +82,7 @@ export function signedTx(
 /** Polls `probe` every 25 ms until it returns non-null, or fails after `ms`. */
 export async function waitFor<T>(
   probe: () => Promise<T | null>,
-  ms = 10_000,
+  ms = 45_000,
   what = "condition",
 ): Promise<T> {
   const deadline = Date.now() + ms;
@@ -94,7 +94,7 @@ export async function waitFor<T>(
   }
 }
 
-export async function waitReceipt(c: Client, hash: string, ms = 10_000): Promise<Record<string, unknown>> {
+export async function waitReceipt(c: Client, hash: string, ms = 45_000): Promise<Record<string, unknown>> {
   return waitFor(
     () => c.ok<Record<string, unknown> | null>("cowboy_getTransactionReceipt", [hash]),
     ms,
