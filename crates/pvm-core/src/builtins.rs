@@ -607,11 +607,21 @@ fn call_func(vm: &mut Vm, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Valu
             let Value::Class(a) = &args[0] else {
                 return Err(vm.type_err("issubclass() arg 1 must be a class"));
             };
-            let cands: Vec<Value> = match (&args[1], crate::union::members(&args[1])) {
-                (_, Some(m)) => m.to_vec(),
-                (Value::Tuple(t), _) => t.v.to_vec(),
-                (v, _) => vec![v.clone()],
-            };
+            let mut cands: Vec<Value> = vec![args[1].clone()];
+            let mut i = 0;
+            while i < cands.len() {
+                let flat: Option<Vec<Value>> = match (&cands[i], crate::union::members(&cands[i])) {
+                    (_, Some(m)) => Some(m.to_vec()),
+                    (Value::Tuple(t), _) => Some(t.v.to_vec()),
+                    _ => None,
+                };
+                match flat {
+                    Some(f) => {
+                        cands.splice(i..=i, f);
+                    }
+                    None => i += 1,
+                }
+            }
             for c in cands {
                 let Value::Class(c) = c else {
                     return Err(vm.type_err(

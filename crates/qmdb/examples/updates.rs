@@ -71,7 +71,11 @@ fn main() {
         db.commit().expect("commit");
         i = end;
     }
-    println!("prefill {n}: {:.0}/s", n as f64 / t.elapsed().as_secs_f64());
+    println!(
+        "prefill {n}: {:.0}/s; index {:.1} bytes per key",
+        n as f64 / t.elapsed().as_secs_f64(),
+        db.stats().index_bytes as f64 / n as f64
+    );
     let t = Instant::now();
     let c = cpu_seconds();
     for b in 0..blocks {

@@ -116,6 +116,9 @@ pub struct Stats {
     pub disk_bytes: u64,
     /// Number of log segment files.
     pub segments: usize,
+    /// Approximate heap bytes of the in-memory key index (table, slots, ordered list,
+    /// location map).
+    pub index_bytes: u64,
 }
 
 #[derive(Debug, Default)]
@@ -502,6 +505,7 @@ impl Db {
             pruned_to: self.log.base(),
             disk_bytes: self.disk_bytes(),
             segments: self.log.segment_count(),
+            index_bytes: self.keys.heap_bytes(),
         }
     }
 
@@ -1349,7 +1353,8 @@ impl Loaded {
         {
             return Ok(None);
         }
-        let Some(keys) = KeyIndex::from_sorted(d.index, pruned, leaves, cfg.index_fingerprint_bits) else {
+        let Some(keys) = KeyIndex::from_sorted(d.index, pruned, leaves, cfg.index_fingerprint_bits)
+        else {
             return Ok(None);
         };
         let mut records = VecDeque::with_capacity(d.records.len());

@@ -1,19 +1,23 @@
 //! The in-memory index of live keys (not authenticated; rebuilt on open).
 //!
-//! Every live key owns a *slot* holding the key, the location of its active update and a link
-//! to the slot of its cyclic successor (the next larger live key; the largest links to the
-//! smallest). Three structures point at slots:
+//! Every live key owns a *slot* holding the key (its only in-memory copy), the location of its
+//! active update and a link to the slot of its cyclic successor (the next larger live key; the
+//! largest links to the smallest). Three structures point at slots:
 //!
-//! - an exact-match hash table (key → slot) for reads and for classifying a block's changes:
-//!   a few cache misses instead of a descent through a large ordered tree;
-//! - an ordered tree (key → slot), searched only for ordered questions: the neighbours of an
-//!   inserted or deleted key, prefix scans, exclusion-proof predecessors, the snapshot;
+//! - an exact-match hash table of fingerprinted slot words (`hash32 << 32 | slot`, 8 bytes per
+//!   bucket) for reads and for classifying a block's changes: a probe compares the full key only
+//!   when the fingerprint matches, so a fingerprint collision costs one extra comparison and can
+//!   never give a wrong answer;
+//! - an ordered list of 12-byte items (the key's first 8 bytes and the slot) in sorted blocks of
+//!   at most [`BLOCK_MAX`] items, searched only for ordered questions: the neighbours of an
+//!   inserted or deleted key, prefix scans, exclusion-proof predecessors, the snapshot. The
+//!   8-byte head decides almost every comparison without touching the slot;
 //! - `loc_slot[l - base]`: the slot of the key written by operation `l` (meaningful while `l`
 //!   is active), so moving an operation above the inactivity floor needs no search at all.
 //!
 //! With the successor links an update of an existing key finds the `next_key` it must write
-//! without touching the tree. The links are kept exact by [`KeyIndex::relink`] around every
-//! inserted or deleted key and rebuilt in one ordered pass by [`KeyIndex::relink_all`].
+//! without touching the ordered list. The links are kept exact by [`KeyIndex::relink`] around
+//! every inserted or deleted key and rebuilt in one ordered pass by [`KeyIndex::relink_all`].
 //!
 //! The hash table is seeded per process ([`RandomState`]) so crafted keys cannot make probe
 //! sequences long; it is never iterated, so its order reaches no result.
@@ -279,7 +283,9 @@ impl Order {
     }
 
     fn last(&self) -> Option<Pos> {
-        self.blocks.last().map(|blk| (self.blocks.len() - 1, blk.len() - 1))
+        self.blocks
+            .last()
+            .map(|blk| (self.blocks.len() - 1, blk.len() - 1))
     }
 
     /// Inserts `slot`, whose key (in `entries`) is not in the list.
@@ -450,7 +456,12 @@ impl KeyIndex {
 
     /// Approximate heap bytes held by the index (for `Stats` and the docs' per-key figure).
     pub fn heap_bytes(&self) -> u64 {
-        let order = self.order.blocks.iter().map(|b| b.capacity()).sum::<usize>()
+        let order = self
+            .order
+            .blocks
+            .iter()
+            .map(|b| b.capacity())
+            .sum::<usize>()
             * size_of::<Item>()
             + self.order.blocks.capacity() * size_of::<Vec<Item>>()
             + self.order.heads.capacity() * size_of::<Item>();

@@ -196,9 +196,17 @@ interface ViewState {
   proposeArmed: boolean;
   /** clock time this node entered the view, or null if it never did */
   enteredAt: number | null;
-  /** notarize / finalize votes that arrived after their certificate (unverified; for participation) */
-  readonly late: Vote[];
+  /**
+   * notarize / finalize votes that arrived after their certificate, one per kind and signer
+   * ({@link lateKey}; unverified until needed, for participation and late equivocation)
+   */
+  readonly late: Map<string, Vote>;
   timers: Array<() => void>;
+}
+
+/** The slot of a late vote in {@link ViewState.late}. */
+function lateKey(kind: VoteKind, signer: number): string {
+  return `${kind}:${signer}`;
 }
 
 function newView(view: number): ViewState {
@@ -218,7 +226,7 @@ function newView(view: number): ViewState {
     retrying: false,
     proposeArmed: false,
     enteredAt: null,
-    late: [],
+    late: new Map(),
     timers: [],
   };
 }
@@ -785,7 +793,7 @@ export class Voter {
           return;
         }
         // kept unverified, only to credit the signer's participation when the block finalizes
-        if (s.late.length < 2 * this.scheme.participants) s.late.push(vote);
+        this.keepLate(s, vote);
       }
       return;
     }
@@ -807,10 +815,10 @@ export class Voter {
     if (vote.kind === "nullify" || vote.round.epoch !== this.cfg.epoch) return;
     const s = this.views.get(vote.round.view);
     if (s === undefined || vote.proposal === null) return;
-    const prior =
-      (vote.kind === "notarize" ? s.notarizes : s.finalizes).get(vote.signer) ??
-      s.late.find((v) => v.signer === vote.signer && v.kind === vote.kind);
-    if (prior !== undefined) {
+    const booked = (vote.kind === "notarize" ? s.notarizes : s.finalizes).get(vote.signer);
+    const prior = booked ?? s.late.get(lateKey(vote.kind, vote.signer));
+    // a late vote that does not verify (junk in the signer's name) is no prior statement
+    if (prior !== undefined && (prior === booked || this.isValid(prior))) {
       if (!sameProposal(prior.proposal, vote.proposal) && this.isValid(prior) && this.isValid(vote))
         this.onFault({ signer: vote.signer, vote: prior, conflicting: vote });
       return;
@@ -824,7 +832,19 @@ export class Voter {
       if (this.isValid(vote)) this.onFault({ signer: vote.signer, vote, conflicting: cert });
       return;
     }
-    if (s.late.length < 2 * this.scheme.participants) s.late.push(vote);
+    this.keepLate(s, vote);
+  }
+
+  /**
+   * Keeps a late vote, one per kind and signer: a second one for the same slot replaces the
+   * held one only if that does not verify — so junk sent in a validator's name (or a flood of
+   * it) cannot push out its real vote, and memory stays bounded by 2 × participants.
+   */
+  private keepLate(s: ViewState, vote: Vote): void {
+    const key = lateKey(vote.kind, vote.signer);
+    const held = s.late.get(key);
+    if (held !== undefined && this.isValid(held)) return;
+    s.late.set(key, vote);
   }
 
   /**
@@ -833,7 +853,7 @@ export class Voter {
    * returns true; false if neither holds (the vote is then handled as usual).
    */
   private conflictsLate(s: ViewState, cert: Certificate, vote: Vote): boolean {
-    const agreeing = s.late.find((v) => v.signer === vote.signer && v.kind === vote.kind);
+    const agreeing = s.late.get(lateKey(vote.kind, vote.signer));
     if (agreeing !== undefined && this.isValid(agreeing)) {
       if (this.isValid(vote)) this.onFault({ signer: vote.signer, vote: agreeing, conflicting: vote });
       return true;
@@ -1044,6 +1064,11 @@ export class Voter {
     if (cert === null || cert.kind === "nullify" || cert.proposal === null) return cert;
     const held = this.heldVotes(s, cert.kind, cert.proposal);
     if (held.length <= bitmapCount(cert.signers, this.scheme.participants)) return cert;
+    // only a superset: a certificate received from the network may hold signers whose votes
+    // never reached us, and they must keep their credit
+    const signers = new Set(held.map((v) => v.signer));
+    for (let i = 0; i < this.scheme.participants; i++)
+      if (bitmapHas(cert.signers, i) && !signers.has(i)) return cert;
     return this.scheme.assemble(held);
   }
 
@@ -1055,7 +1080,7 @@ export class Voter {
     const key = proposalKey(proposal);
     const book = kind === "notarize" ? s.notarizes : s.finalizes;
     const bySigner = new Map<number, Vote>();
-    for (const v of [...book.values(), ...s.late])
+    for (const v of [...book.values(), ...s.late.values()])
       if (
         v.kind === kind &&
         v.proposal !== null &&

@@ -10,7 +10,14 @@
 import { writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { FileJournal, MacScheme, type Message, Voter } from "../src/index.ts";
-import { decodeLine, encodeLine, GENESIS, signedByApp, wallClock } from "./voter-doubles.ts";
+import {
+  decodeLine,
+  encodeLine,
+  genesisVoterConfig,
+  signedByApp,
+  WALL_CLOCK_TIMEOUTS,
+  wallClock,
+} from "./voter-doubles.ts";
 
 const [path, meArg, nArg, seed] = process.argv.slice(2) as [string, string, string, string];
 const me = Number(meArg);
@@ -19,16 +26,7 @@ const n = Number(nArg);
 const out = (to: number | null, m: Message) => writeSync(1, `${encodeLine({ to, m })}\n`);
 
 const voter = new Voter({
-  config: {
-    me,
-    epoch: 0,
-    genesisSeed: new Uint8Array(32),
-    finalized: { view: 0, digest: GENESIS, height: 0 },
-    leaderTimeoutMs: 300,
-    notarizationTimeoutMs: 600,
-    nullifyRetryMs: 1_000,
-    maxViewsAhead: 256,
-  },
+  config: genesisVoterConfig(me, WALL_CLOCK_TIMEOUTS),
   scheme: new MacScheme(n, seed),
   app: signedByApp(`pid-${process.pid}`),
   network: { broadcast: (m) => out(null, m), send: (to, m) => out(to, m) },

@@ -6,7 +6,14 @@ import { createInterface } from "node:readline";
 import { Sfc32 } from "@cowboy/collections";
 import { afterAll, describe, expect, it } from "vitest";
 import { findSafetyViolation, MacScheme, type Message, type Vote, Voter } from "../src/index.ts";
-import { decodeLine, encodeLine, GENESIS, signedByApp, wallClock } from "./voter-doubles.ts";
+import {
+  decodeLine,
+  encodeLine,
+  genesisVoterConfig,
+  signedByApp,
+  WALL_CLOCK_TIMEOUTS,
+  wallClock,
+} from "./voter-doubles.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-journal-kill-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,18 +70,9 @@ describe("safety across crashes (SIGKILL) with the file journal", () => {
       const votes: Vote[] = [];
       voters.push(
         new Voter({
-          config: {
-            me,
-            epoch: 0,
-            genesisSeed: new Uint8Array(32),
-            finalized: { view: 0, digest: GENESIS, height: 0 },
-            leaderTimeoutMs: 300,
-            notarizationTimeoutMs: 600,
-            nullifyRetryMs: 1_000,
-            maxViewsAhead: 256,
-          },
+          config: genesisVoterConfig(me, WALL_CLOCK_TIMEOUTS),
           scheme,
-          app: signedByApp(`in-process-${me}`, (digest) => finals[me]?.push(digest)),
+          app: signedByApp(`in-process-${me}`, (p) => finals[me]?.push(p.payload)),
           network: { broadcast: (m) => route(me, null, m), send: (to, m) => route(me, to, m) },
           clock: wallClock,
           journal: { append: (v) => votes.push(v), load: () => votes },

@@ -3,8 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  type Application,
-  type Certificate,
   DEFAULT_TIMEOUTS,
   electLeader,
   FileJournal,
@@ -12,19 +10,16 @@ import {
   MacScheme,
   type Message,
   type Proposal,
-  type Round,
   SimClock,
   type Vote,
   Voter,
 } from "../src/index.ts";
-import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
+import { digestOf, GENESIS, genesisVoterConfig, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-journal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const SEED = new Uint8Array(32);
-
-
 
 const scheme = new MacScheme(4, "journal-test");
 const plain = (votes: readonly Vote[]) =>
@@ -55,13 +50,7 @@ function proposalMessage(tag: string): Message {
 function run(me: number, journal: Journal, clock: SimClock) {
   const sent: Vote[] = [];
   const voter = new Voter({
-    config: {
-      me,
-      epoch: 0,
-      genesisSeed: SEED,
-      finalized: { view: 0, digest: GENESIS, height: 0 },
-      ...DEFAULT_TIMEOUTS,
-    },
+    config: genesisVoterConfig(me),
     scheme,
     app: new LinearApp(),
     network: {
@@ -222,14 +211,7 @@ describe("pacing with a real clock", () => {
     };
     const sent: Message[] = [];
     const voter = new Voter({
-      config: {
-        me: leader,
-        epoch: 0,
-        genesisSeed: SEED,
-        finalized: { view: 0, digest: GENESIS, height: 0 },
-        ...DEFAULT_TIMEOUTS,
-        minViewMs: 100,
-      },
+      config: genesisVoterConfig(leader, { minViewMs: 100 }),
       scheme,
       app: new LinearApp(),
       network: { broadcast: (m) => sent.push(m), send: () => {} },

@@ -6,19 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  type Application,
-  type Certificate,
-  DEFAULT_TIMEOUTS,
   type Equivocation,
   electLeader,
   MacScheme,
   type Proposal,
-  type Round,
   SimClock,
   type Vote,
   Voter,
 } from "../src/index.ts";
-import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
+import { digestOf, GENESIS, genesisVoterConfig, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
 const SEED = new Uint8Array(32);
 const scheme = new MacScheme(4, "late-equivocation");
@@ -26,8 +22,6 @@ const leader = electLeader(1, SEED, 4);
 const others = [0, 1, 2, 3].filter((i) => i !== leader);
 const me = others[0] as number;
 const [honest, evil] = [others[1] as number, others[2] as number];
-
-
 
 const block: TestBlock = { view: 1, height: 1, parent: GENESIS, tag: "A" };
 const proposal = (payload: string): Proposal => ({
@@ -50,13 +44,7 @@ const vote = (signer: number, p: Proposal): Vote => ({
 function voter() {
   const faults: Equivocation[] = [];
   const v = new Voter({
-    config: {
-      me,
-      epoch: 0,
-      genesisSeed: SEED,
-      finalized: { view: 0, digest: GENESIS, height: 0 },
-      ...DEFAULT_TIMEOUTS,
-    },
+    config: genesisVoterConfig(me),
     scheme,
     app: new LinearApp(),
     network: { broadcast: () => {}, send: () => {} },

@@ -6,27 +6,22 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  type Application,
   bitmapHas,
   type Certificate,
-  DEFAULT_TIMEOUTS,
   electLeader,
   MacScheme,
   type Proposal,
-  type Round,
   SimClock,
   type Vote,
   Voter,
 } from "../src/index.ts";
-import { digestOf, GENESIS, LinearApp, type TestBlock } from "./voter-doubles.ts";
+import { digestOf, GENESIS, genesisVoterConfig, LinearApp, type TestBlock } from "./voter-doubles.ts";
 
 const N = 4;
 const PACE_MS = 100;
 const SEED = new Uint8Array(32);
 const scheme = new MacScheme(N, "parent-certificate");
 const leader1 = electLeader(1, SEED, N);
-
-
 
 const block1: TestBlock = { view: 1, height: 1, parent: GENESIS };
 const proposal1: Proposal = {
@@ -55,14 +50,7 @@ function leaderOfView2(late: (signer: number) => Vote, afterProposal = false) {
     const clock = new SimClock();
     const app = new LinearApp();
     const v = new Voter({
-      config: {
-        me,
-        epoch: 0,
-        genesisSeed: SEED,
-        finalized: { view: 0, digest: GENESIS, height: 0 },
-        ...DEFAULT_TIMEOUTS,
-        minViewMs: PACE_MS,
-      },
+      config: genesisVoterConfig(me, { minViewMs: PACE_MS }),
       scheme,
       app,
       network: { broadcast: () => {}, send: () => {} },

@@ -7,10 +7,41 @@
  * Only tests import this module.
  */
 import { createHash } from "node:crypto";
-import type { Application, Certificate, Clock, Proposal, Round } from "../src/index.ts";
+import {
+  type Application,
+  type Certificate,
+  type Clock,
+  DEFAULT_TIMEOUTS,
+  type Proposal,
+  type Round,
+  type VoterConfig,
+} from "../src/index.ts";
 
 /** The genesis digest of every test chain. */
 export const GENESIS = "00".repeat(32);
+
+/**
+ * The config of validator `me` voting in epoch 0 from genesis (all-zero seed), with
+ * {@link DEFAULT_TIMEOUTS}; `extra` overrides any field.
+ */
+export function genesisVoterConfig(me: number, extra: Partial<VoterConfig> = {}): VoterConfig {
+  return {
+    me,
+    epoch: 0,
+    genesisSeed: new Uint8Array(32),
+    finalized: { view: 0, digest: GENESIS, height: 0 },
+    ...DEFAULT_TIMEOUTS,
+    ...extra,
+  };
+}
+
+/** Short timeouts for voters that run on the wall clock (the kill/restart test and its child). */
+export const WALL_CLOCK_TIMEOUTS = {
+  leaderTimeoutMs: 300,
+  notarizationTimeoutMs: 600,
+  nullifyRetryMs: 1_000,
+  maxViewsAhead: 256,
+} as const;
 
 /** A test block: `tag` tells blocks of one view apart (a proposer's own blocks say "own"). */
 export interface TestBlock {
@@ -42,7 +73,12 @@ export class LinearApp implements Application {
     parentCertificate?: Certificate | null,
   ) {
     this.parentCerts.push(parentCertificate ?? null);
-    const block: TestBlock = { view: round.view, height: parent.height + 1, parent: parent.digest, tag: "own" };
+    const block: TestBlock = {
+      view: round.view,
+      height: parent.height + 1,
+      parent: parent.digest,
+      tag: "own",
+    };
     return { digest: digestOf(block), block };
   }
   digest(block: unknown): string {
@@ -102,9 +138,9 @@ export interface SignedByBlock {
 
 /**
  * An application of {@link SignedByBlock}s proposed as `by` on the voter's parent; it verifies
- * everything, serves the blocks finalized so far and reports each finalized digest to `onFinalized`.
+ * everything, serves the blocks finalized so far and reports each finalized proposal to `onFinalized`.
  */
-export function signedByApp(by: string, onFinalized: (digest: string) => void = () => {}): Application {
+export function signedByApp(by: string, onFinalized: (proposal: Proposal) => void = () => {}): Application {
   const blocks = new Map<string, SignedByBlock>();
   return {
     genesis: GENESIS,
@@ -127,7 +163,7 @@ export function signedByApp(by: string, onFinalized: (digest: string) => void = 
     finalizedBlock: (d: string) => blocks.get(d) ?? null,
     finalized: (p: Proposal, b: unknown) => {
       blocks.set(p.payload, b as SignedByBlock);
-      onFinalized(p.payload);
+      onFinalized(p);
     },
   };
 }

@@ -74,5 +74,5 @@ describe("Simplex voters over libp2p", () => {
       for (const v of voters) v.stop();
       await Promise.all(nodes.map((x) => x.stop()));
     }
-  });
+  }, 120_000);
 });

@@ -11,18 +11,7 @@ import { peerIdFromPrivateKey } from "@libp2p/peer-id";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOrCreateIdentity } from "../src/identity.ts";
 import { createNode, dkgProtocol, type P2pNode, type PeerInfo, topics } from "../src/node.ts";
-
-async function waitFor(
-  what: string,
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { waitFor } from "./toy-chain.ts";
 
 let dir: string;
 beforeAll(async () => {

@@ -7,19 +7,12 @@ import { findSafetyViolation } from "@cowboy/consensus";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadOrCreateIdentity } from "../src/identity.ts";
+import { waitFor } from "./toy-chain.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-multiprocess-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const N = 4;
-
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("four validator processes on loopback (BLS, QUIC, file journal, block sync)", () => {
   it("finalize one chain; survive one kill; halt without a fork at two; resume and catch up after restarts", async () => {

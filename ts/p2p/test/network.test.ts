@@ -10,24 +10,12 @@ import { loadOrCreateIdentity } from "../src/identity.ts";
 import { createNode, type Limits, type P2pNode, type Transport } from "../src/node.ts";
 import type { ValidatorEntry } from "../src/validators.ts";
 import type { BlockCodec } from "../src/wire.ts";
+import { waitFor } from "./toy-chain.ts";
 
 const codec: BlockCodec = {
   encode: (b) => new TextEncoder().encode(String(b)),
   decode: (bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes),
 };
-
-/** Polls `cond` until true (no fixed sleeps: the condition is the event we wait for). */
-async function waitFor(
-  what: string,
-  cond: () => boolean | Promise<boolean>,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function vote(view: number, signer: number): Message {
   const v: Vote = {

@@ -94,10 +94,17 @@ export function memoryJournal(): Journal {
   return { append: (v) => votes.push(v), load: () => votes };
 }
 
-/** Polls `cond` every 25 ms; rejects naming `what` after `timeoutMs`. */
-export async function waitFor(what: string, cond: () => boolean, timeoutMs = 60_000): Promise<void> {
+/**
+ * Polls `cond` every 25 ms until it holds (no fixed sleeps: the condition is the event we wait
+ * for); rejects naming `what` after `timeoutMs`.
+ */
+export async function waitFor(
+  what: string,
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }

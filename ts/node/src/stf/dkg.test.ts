@@ -444,6 +444,26 @@ function runCeremony(
 const GENESIS_SHARES = new Map(GENESIS.shares.map((s) => [hex(s.publicKey), s.share]));
 const ALL = [...GENESIS_VALS, NEWCOMER];
 
+/** The validator whose key a signed log starts with (its dealer). */
+function dealerOf(log: Uint8Array): Validator {
+  const v = ALL.find((x) => Buffer.from(x.pk).equals(Buffer.from(log.subarray(0, 48))));
+  if (v === undefined) throw new Error("the log's dealer is not a test validator");
+  return v;
+}
+
+/**
+ * The receipt error code ("ok" on success) of each DkgLog transaction in `r`, by the log it
+ * carried: a block orders transactions of different senders by their order key, not as given.
+ */
+function codeOf(r: BlockResult, log: Uint8Array): string {
+  expect(r.receipts).toHaveLength(r.block.transactions.length);
+  const i = r.block.transactions.findIndex(
+    (t) => t.instruction.kind === "dkgLog" && hex(t.instruction.log) === hex(log),
+  );
+  expect(i).toBeGreaterThanOrEqual(0);
+  return (r.receipts[i]?.error ?? "ok").split(":")[0] as string;
+}
+
 /** A DkgLog transaction of `ceremony` carrying `log`, sent by `from`. */
 function dkgLogTx(net: DkgNet, from: Validator, ceremony: bigint, log: Uint8Array): Uint8Array {
   return net.tx(from.key, { kind: "dkgLog", ceremony, log }, { cellsLimit: BigInt(log.length) });
@@ -458,7 +478,7 @@ describe("DkgLog: cheap refusals before any BLS work", () => {
     const { logs } = runCeremony(open, ALL, GENESIS_SHARES);
     const first = logs[0] as Buffer;
     for (const l of logs) expect(l.length).toBeLessThanOrEqual(maxLogBytes(open.players.length));
-    expect(net.block([dkgLogTx(net, NEWCOMER, 1n, first)]).receipts[0]?.status).toBe("success"); // 5
+    expect(net.block([dkgLogTx(net, dealerOf(first), 1n, first)]).receipts[0]?.status).toBe("success"); // 5
     const native = createRequire(import.meta.url)("@cowboy/native") as {
       BlsDkgInfo: { prototype: { checkLog(log: Buffer): unknown } };
     };
@@ -472,16 +492,18 @@ describe("DkgLog: cheap refusals before any BLS work", () => {
       const r = net.block([
         dkgLogTx(net, NEWCOMER, 1n, nonDealer), // signed by a key that is not a dealer
         dkgLogTx(net, NEWCOMER, 1n, again), // claims the dealer that has its log already
-        dkgLogTx(net, NEWCOMER, 1n, oversize), // far larger than any log of this ceremony
+        dkgLogTx(net, dealerOf(second), 1n, oversize), // far larger than any log of this ceremony
+        dkgLogTx(net, NEWCOMER, 1n, second), // a genuine log, but not from its dealer's account
       ]); // 6
-      expect(r.receipts.map((x) => (x.error ?? "ok").split(":")[0])).toEqual([
+      expect([nonDealer, again, oversize, second].map((l) => codeOf(r, l))).toEqual([
         "ERR_DKG_LOG_INVALID",
         "ERR_DKG_LOG_DUPLICATE",
         "ERR_DKG_LOG_INVALID",
+        "ERR_DKG_LOG_SENDER",
       ]);
       expect(spy).not.toHaveBeenCalled();
       // a genuine log still goes through the full check
-      expect(net.block([dkgLogTx(net, NEWCOMER, 1n, second)]).receipts[0]?.status).toBe("success"); // 7
+      expect(net.block([dkgLogTx(net, dealerOf(second), 1n, second)]).receipts[0]?.status).toBe("success"); // 7
       expect(spy).toHaveBeenCalled();
     } finally {
       spy.mockRestore();
@@ -498,8 +520,8 @@ describe("resharing on chain (4 validators → 5)", () => {
     expect(open.ceremony).toBe(1);
     const { logs, nodes } = runCeremony(open, ALL, GENESIS_SHARES);
     expect(logs).toHaveLength(4);
-    // block 5: the four logs, each sent by its dealer's operator (any sender would do)
-    const r = net.block(GENESIS_VALS.map((v, i) => dkgLogTx(net, v, 1n, logs[i] as Buffer)));
+    // block 5: the four logs, each sent by its dealer's validator account
+    const r = net.block(logs.map((l) => dkgLogTx(net, dealerOf(l), 1n, l)));
     expect(r.receipts.map((x) => x.status)).toEqual(["success", "success", "success", "success"]);
     // every log pays the ActorMessage row: 21,000 cycles + its bytes as cells, at the basefee
     for (const rc of r.receipts) {
@@ -578,7 +600,7 @@ describe("resharing on chain (4 validators → 5)", () => {
     const open = net.chain.openCeremony() as CeremonyRecord;
     const { logs } = runCeremony(open, ALL, GENESIS_SHARES);
     // only two of the four dealers' logs reach the chain (3 are required)
-    const ok = net.block([dkgLogTx(net, NEWCOMER, 1n, logs[0] as Buffer)]); // 5
+    const ok = net.block([dkgLogTx(net, dealerOf(logs[0] as Buffer), 1n, logs[0] as Buffer)]); // 5
     expect(ok.receipts[0]?.status).toBe("success");
     const before = net.chain.ceremony(1);
     const balance = () => net.chain.getAccount(NEWCOMER.address)?.balance ?? 0n;
@@ -603,10 +625,10 @@ describe("resharing on chain (4 validators → 5)", () => {
     // a log of another ceremony (a different number) does not authenticate for this one
     const other = runCeremony({ ...open, ceremony: 99 }, ALL, GENESIS_SHARES).logs[2] as Buffer;
     const last = net.block([
-      dkgLogTx(net, NEWCOMER, 1n, other),
-      dkgLogTx(net, NEWCOMER, 1n, logs[1] as Buffer),
+      dkgLogTx(net, dealerOf(other), 1n, other),
+      dkgLogTx(net, dealerOf(logs[1] as Buffer), 1n, logs[1] as Buffer),
     ]); // 7: the last block takes logs too, then decides
-    expect(last.receipts.map((x) => (x.error ?? "ok").split(":")[0])).toEqual(["ERR_DKG_LOG_INVALID", "ok"]);
+    expect([other, logs[1] as Buffer].map((l) => codeOf(last, l))).toEqual(["ERR_DKG_LOG_INVALID", "ok"]);
     expect(net.chain.ceremony(1)?.logs).toHaveLength(2);
     expect(last.validators?.dkg.decided).toEqual({ epoch: 1, ceremony: 0, outcome: "failed" });
     expect(net.chain.validatorSet(1)).toEqual(net.chain.validatorSet(0));

@@ -514,10 +514,13 @@ export class DkgBlock {
   /**
    * A `DkgLog` transaction: stores `log` for ceremony `n` if that ceremony is open and this block
    * is within its heights (`ERR_DKG_NO_CEREMONY` otherwise), the log authenticates as a log of
-   * one of its dealers over it (`ERR_DKG_LOG_INVALID`), and that dealer has no log stored yet
-   * (`ERR_DKG_LOG_DUPLICATE`). A failure writes nothing.
+   * one of its dealers over it (`ERR_DKG_LOG_INVALID`), that dealer has no log stored yet
+   * (`ERR_DKG_LOG_DUPLICATE`), and the transaction comes from that dealer's own validator
+   * account (`ERR_DKG_LOG_SENDER`; `senderKey` is the BLS key registered by the sender, null if
+   * it is no validator) — so nobody else can make every node decode and verify a log in a
+   * dealer's name. A failure writes nothing.
    */
-  submitLog(n: bigint, log: Uint8Array): DkgLogOutcome {
+  submitLog(n: bigint, log: Uint8Array, senderKey: Uint8Array | null): DkgLogOutcome {
     const open = openCeremonyNumber(this.kv);
     if (open === null || BigInt(open) !== n)
       return { ok: false, error: `ERR_DKG_NO_CEREMONY: ceremony ${n} is not open` };
@@ -530,8 +533,9 @@ export class DkgBlock {
         error: `ERR_DKG_NO_CEREMONY: ceremony ${n} takes logs in blocks ${r.firstHeight}..=${r.lastHeight}`,
       };
     // Cheap refusals first (no decoding, no BLS): a signed log starts with its dealer's key,
-    // which must be one of the ceremony's dealers without a log yet, and a log is never larger
-    // than a dealer of this ceremony can make. Only then is it decoded and its signature checked.
+    // which must be one of the ceremony's dealers without a log yet and the sender's own key,
+    // and a log is never larger than a dealer of this ceremony can make. Only then is it
+    // decoded and its signature checked.
     const claimed = log.subarray(0, 48);
     if (log.length < 48 || !r.dealers.some((d) => Buffer.compare(buf(d), buf(claimed)) === 0))
       return {
@@ -542,6 +546,11 @@ export class DkgBlock {
       return {
         ok: false,
         error: `ERR_DKG_LOG_DUPLICATE: dealer 0x${hex(claimed).slice(0, 16)}… already has a log in ceremony ${n}`,
+      };
+    if (senderKey === null || Buffer.compare(buf(senderKey), buf(claimed)) !== 0)
+      return {
+        ok: false,
+        error: `ERR_DKG_LOG_SENDER: dealer 0x${hex(claimed).slice(0, 16)}…'s log must come from its own validator account`,
       };
     const most = maxLogBytes(r.players.length);
     if (log.length > most)
@@ -560,8 +569,14 @@ export class DkgBlock {
         };
       dealer = new Uint8Array(summary.dealer);
     } catch (e) {
-      if (e instanceof DkgError || (e as { code?: unknown }).code !== undefined)
-        return { ok: false, error: `ERR_DKG_LOG_INVALID: ${(e as Error).message}` };
+      // the receipt (hashed into the receipts root) names only the error's code, never the
+      // native library's message text, which may differ between builds
+      const code = (e as { code?: unknown }).code;
+      if (e instanceof DkgError || code !== undefined)
+        return {
+          ok: false,
+          error: `ERR_DKG_LOG_INVALID: the log does not decode or verify (${typeof code === "string" && /^[A-Za-z0-9_]{1,64}$/.test(code) ? code : "malformed"})`,
+        };
       throw e;
     }
     if (this.kv.get(dealerKey(open, dealer)) !== undefined)

@@ -13,8 +13,9 @@
  * - `sysCancelTimer` (anyone): a timer cancelled by an aggregate BLS signature of more than
  *   2/3 of an epoch's set over namespace `cowboy-sys-cancel-timer-v1` and message
  *   `chainId u64 BE ‖ actor(20) ‖ timerId(32)`.
- * - `dkgLog` (anyone): a dealer log of the open resharing ceremony (dkg.ts); receipt errors
- *   `ERR_DKG_NO_CEREMONY` / `ERR_DKG_LOG_INVALID` / `ERR_DKG_LOG_DUPLICATE`.
+ * - `dkgLog` (the dealer's own validator account): a dealer log of the open resharing ceremony
+ *   (dkg.ts); receipt errors `ERR_DKG_NO_CEREMONY` / `ERR_DKG_LOG_INVALID` /
+ *   `ERR_DKG_LOG_DUPLICATE` / `ERR_DKG_LOG_SENDER`.
  *
  * Epochs are height-based: epoch e covers heights [e·E, (e+1)·E) with E = `epochBlocks`.
  * The set of epoch e+1 is fixed at the freeze point F(e) = e·E + ⌊E/2⌋, at the start of that
@@ -534,8 +535,8 @@ export class ValidatorBlock {
         case "sysCancelTimer":
           return this.sysCancelTimer(ix);
         case "dkgLog":
-          // a resharing ceremony's dealer log (dkg.ts); anyone may send it
-          return this.dkg.submitLog(ix.ceremony, ix.log);
+          // a resharing ceremony's dealer log (dkg.ts), sent by the dealer's validator account
+          return this.dkg.submitLog(ix.ceremony, ix.log, registry.get(address)?.blsKey ?? null);
       }
     } catch (e) {
       if (e instanceof ValidatorError) return { ok: false, error: `ERR_VALIDATOR_${e.code}: ${e.message}` };

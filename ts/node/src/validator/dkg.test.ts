@@ -36,15 +36,7 @@ import {
   type EpochGroup,
   p2pDkgNetwork,
 } from "./dkg.ts";
-
-/** Polls `cond` until true. */
-async function waitFor(what: string, cond: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { waitFor } from "./localnet-harness.ts";
 
 const x = loadNative();
 const sha = (s: string): Buffer => createHash("sha256").update(s).digest();
@@ -926,11 +918,12 @@ describe("DkgDriver over libp2p", () => {
         "a full mesh on the DKG topic",
         () => nodes.every((n) => n.topicPeers("dkg").length === 4),
         60_000,
+        25,
       );
       await net.runTo(8); // F(0): the ceremony opens; hellos, dealings and acks travel over libp2p
       // the next block comes once every dealer closed because every player acknowledged (a
       // dealer closes before its deadline at 11 only then); meanwhile the drivers resend
-      await waitFor("every dealer's log", () => net.pool.length === 4, 60_000);
+      await waitFor("every dealer's log", () => net.pool.length === 4, 60_000, 25);
       await net.runTo(15);
       expect(net.chain.receipts).toEqual(["ok", "ok", "ok", "ok"]);
       expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });

@@ -114,7 +114,7 @@ export interface FinalizedLogEntry {
   readonly v: number;
   /** the encoded consensus block (hex) */
   readonly b: string;
-  /** the certificate that finalized it; `signers` is a bitmap (hex) by validator index */
+  /** the certificate that finalized it; `signers` is a bitmap (hex) by index in the epoch's set (see `bitmapHas`) */
   readonly c: { readonly kind: string; readonly round: Round; readonly signers: string } | null;
 }
 
@@ -134,12 +134,6 @@ export function readFinalizedLog(dataDir: string): FinalizedLogEntry[] {
     }
   });
   return out;
-}
-
-/** Whether validator index `i`'s bit is set in a signer bitmap (bit i&7 of byte i>>3). */
-export function hasSignerBit(bits: Uint8Array | string, i: number): boolean {
-  const b = typeof bits === "string" ? Buffer.from(bits, "hex") : bits;
-  return (((b[i >> 3] ?? 0) >> (i & 7)) & 1) === 1;
 }
 
 /**

@@ -121,6 +121,11 @@ export interface DkgDriverContext {
   readonly dataDir: string;
   /** the genesis share from the key file (the share of ceremony 0's output) */
   readonly genesisShare: { index: number; share: Uint8Array } | null;
+  /**
+   * height of the finalized tip when the node starts: a node restarted after a ceremony's
+   * last block became final derives its share at once, without waiting for another block
+   */
+  readonly finalizedHeight: number;
   readonly logger: Logger | null;
 }
 
@@ -146,6 +151,7 @@ export function defaultDkgDriver(ctx: DkgDriverContext): DkgHooks {
     submitLog: ctx.submitLog,
     dataDir: ctx.dataDir,
     genesisShare: ctx.genesisShare,
+    finalizedHeight: ctx.finalizedHeight,
     logger: ctx.logger,
   });
 }
@@ -557,6 +563,7 @@ export class ValidatorNode extends NodeChainBackend {
           dataDir: c.dataDir,
           genesisShare:
             index === null || c.signer.share.length === 0 ? null : { index, share: c.signer.share },
+          finalizedHeight: this.app.tip(),
           logger: log,
         });
       }

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openQmdbState } from "../../src/cowboyd.ts";
 import { DEFAULT_DEVNET_CONFIG, type DevnetConfig } from "../../src/devnet/config.ts";
 import { DevnetNode } from "../../src/devnet/node.ts";
-import { type Client, COUNTER, client, signedTx, topicOf, waitFor, waitReceipt } from "./helpers.ts";
+import { actorSender, type Client, COUNTER, client, collectEvents, topicOf, waitFor } from "./helpers.ts";
 
 const native = (await import("@cowboy/native")) as Record<string, unknown>;
 const HAS_RUNTIME = typeof native.executeActor === "function";
@@ -39,17 +39,7 @@ describe.skipIf(!HAS_RUNTIME)("actors over RPC", () => {
     const source = utf8(COUNTER);
     const salt = new Uint8Array(32).fill(7);
     const actor = actorAddress(me.address, salt, source);
-    let nonce = 0n;
-    const send = async (instruction: Parameters<typeof signedTx>[1]["instruction"]) => {
-      const { hex } = signedTx(me, {
-        chainId: node.chainId,
-        nonce: nonce++,
-        instruction,
-        cyclesLimit: 5_000_000n,
-        cellsLimit: 200_000n,
-      });
-      return waitReceipt(c, await c.ok<string>("cowboy_sendRawTransaction", [hex]));
-    };
+    const send = actorSender(() => c, me, node.chainId);
 
     // deploy with a balance that pays for the timer's fires
     const deployed = await send({
@@ -113,21 +103,7 @@ describe.skipIf(!HAS_RUNTIME)("actors over RPC", () => {
     expect(logs[0]?.transactionHash).toBe(called.transactionHash);
 
     // a timer every 2 blocks, watched through a subscription
-    const ws = new WebSocket(urls.ws);
-    const ticks: Array<Record<string, string>> = [];
-    ws.addEventListener("message", (e) => {
-      const m = JSON.parse(String(e.data)) as { params?: { result?: Record<string, string> } };
-      if (m.params?.result?.topic === topicOf("Tick")) ticks.push(m.params.result);
-    });
-    await new Promise<void>((resolve) => ws.addEventListener("open", () => resolve()));
-    ws.send(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "cowboy_subscribe",
-        params: ["events", { address: toHex(actor) }],
-      }),
-    );
+    const ticks = await collectEvents(urls.ws, "events", toHex(actor), topicOf("Tick"));
     const started = await send({
       kind: "call",
       to: actor,
@@ -141,14 +117,17 @@ describe.skipIf(!HAS_RUNTIME)("actors over RPC", () => {
     expect(timers[0]).toMatchObject({ actor: toHex(actor), handler: "tick", interval: "0x2" });
     expect(BigInt(timers[0]?.fireAt as string)).toBeGreaterThan(BigInt(started.blockNumber as string));
     expect(await c.ok("cowboy_getTimers", [toHex(me.address)])).toEqual([]);
-    await waitFor(async () => (ticks.length >= 2 ? true : null), 20_000, "two timer fires");
-    ws.close();
+    await waitFor(async () => (ticks.events.length >= 2 ? true : null), 20_000, "two timer fires");
+    ticks.close();
     const fire = await c.ok<Record<string, unknown>>("cowboy_getTransactionReceipt", [
-      ticks[0]?.transactionHash,
+      ticks.events[0]?.transactionHash,
     ]);
     expect(fire.kind).toBe("timer");
     expect(fire.status).toBe("success");
-    const [b0, b1] = [BigInt(ticks[0]?.blockNumber as string), BigInt(ticks[1]?.blockNumber as string)];
+    const [b0, b1] = [
+      BigInt(ticks.events[0]?.blockNumber as string),
+      BigInt(ticks.events[1]?.blockNumber as string),
+    ];
     expect(b1 - b0).toBe(2n);
 
     // restart: storage, code, logs still there; the timer keeps firing

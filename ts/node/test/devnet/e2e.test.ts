@@ -15,7 +15,17 @@ import { actorAddress, encodeCbor, fromHex, toHex, utf8 } from "@cowboy/sdk";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "../../src/devnet/accounts.ts";
 import { DEVNET_CHAIN_ID } from "../../src/devnet/config.ts";
-import { type Client, COUNTER, client, post, signedTx, topicOf, waitFor, waitReceipt } from "./helpers.ts";
+import {
+  type Client,
+  COUNTER,
+  client,
+  collectEvents,
+  post,
+  signedTx,
+  topicOf,
+  waitFor,
+  waitReceipt,
+} from "./helpers.ts";
 
 const COWBOYD = join(import.meta.dirname, "../../src/cowboyd.ts");
 const dir = mkdtempSync(join(tmpdir(), "cowboy-devnet-e2e-"));
@@ -259,29 +269,15 @@ describe.skipIf(typeof native.executeActor !== "function")("cowboyd end to end w
     expect(BigInt(called.feePaid as string)).toBeGreaterThan(0n);
 
     // the timer, watched through a subscription
-    const ws = new WebSocket(node.url.replace("http", "ws"));
-    const ticks: Array<Record<string, string>> = [];
-    ws.addEventListener("message", (e) => {
-      const m = JSON.parse(String(e.data)) as { params?: { result?: Record<string, string> } };
-      if (m.params?.result?.topic === topicOf("Tick")) ticks.push(m.params.result);
-    });
-    await new Promise<void>((resolve) => ws.addEventListener("open", () => resolve()));
-    ws.send(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "cowboy_subscribe",
-        params: ["logs", { address: toHex(actor) }],
-      }),
-    );
+    const ticks = await collectEvents(node.url.replace("http", "ws"), "logs", toHex(actor), topicOf("Tick"));
     expect(
       (await send(node.c, { kind: "call", to: actor, handler: "start", args: encodeCbor([3]), value: 0n }))
         .status,
     ).toBe("success");
-    await waitFor(async () => (ticks.length >= 2 ? true : null), 30_000, "two timer fires");
-    ws.close();
+    await waitFor(async () => (ticks.events.length >= 2 ? true : null), 30_000, "two timer fires");
+    ticks.close();
     const fire = await node.c.ok<Record<string, unknown>>("cowboy_getTransactionReceipt", [
-      ticks[1]?.transactionHash,
+      ticks.events[1]?.transactionHash,
     ]);
     expect(fire.kind).toBe("timer");
     await kill9(node);

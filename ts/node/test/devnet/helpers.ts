@@ -129,3 +129,65 @@ export function topicOf(name: string): string {
   const b = utf8(name);
   return toHex(Uint8Array.of(b.length >> 8, b.length & 0xff, ...b));
 }
+
+/**
+ * A sender of `key`'s transactions with consecutive nonces from `firstNonce` and actor-sized
+ * limits, to the client `rpc()` returns at each call (a test may restart its node); each call
+ * resolves with the transaction's receipt.
+ */
+export function actorSender(
+  rpc: () => Client,
+  key: { address: Uint8Array; secretKey: Uint8Array },
+  chainId: bigint,
+  firstNonce = 0n,
+): (instruction: Instruction) => Promise<Record<string, unknown>> {
+  let nonce = firstNonce;
+  return async (instruction) => {
+    const { hex } = signedTx(key, {
+      chainId,
+      nonce: nonce++,
+      instruction,
+      cyclesLimit: 5_000_000n,
+      cellsLimit: 200_000n,
+    });
+    const c = rpc();
+    return waitReceipt(c, await c.ok<string>("cowboy_sendRawTransaction", [hex]));
+  };
+}
+
+/**
+ * Subscribes over the WebSocket at `wsUrl` to `kind` ("events" or "logs") of the actor at
+ * `address` and collects the results whose topic is `topic`; resolves once the node has
+ * acknowledged the subscription (nothing emitted afterwards is missed).
+ */
+export async function collectEvents(
+  wsUrl: string,
+  kind: "events" | "logs",
+  address: string,
+  topic: string,
+): Promise<{ readonly events: Array<Record<string, string>>; close(): void }> {
+  const ws = new WebSocket(wsUrl);
+  const events: Array<Record<string, string>> = [];
+  let acknowledged!: () => void;
+  let refused!: (e: Error) => void;
+  const subscribed = new Promise<void>((resolve, reject) => {
+    acknowledged = resolve;
+    refused = reject;
+  });
+  ws.addEventListener("message", (e) => {
+    const m = JSON.parse(String(e.data)) as {
+      id?: number;
+      error?: { message: string };
+      params?: { result?: Record<string, string> };
+    };
+    if (m.id === 1) {
+      if (m.error === undefined) acknowledged();
+      else refused(new Error(`cowboy_subscribe: ${m.error.message}`));
+    } else if (m.params?.result?.topic === topic) events.push(m.params.result);
+  });
+  ws.addEventListener("error", () => refused(new Error(`WebSocket ${wsUrl} failed`)));
+  await new Promise<void>((resolve) => ws.addEventListener("open", () => resolve()));
+  ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "cowboy_subscribe", params: [kind, { address }] }));
+  await subscribed;
+  return { events, close: () => ws.close() };
+}

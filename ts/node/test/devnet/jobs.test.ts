@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openQmdbState } from "../../src/cowboyd.ts";
 import { DEFAULT_DEVNET_CONFIG, type DevnetConfig } from "../../src/devnet/config.ts";
 import { DevnetNode } from "../../src/devnet/node.ts";
-import { client, signedTx, topicOf, waitFor, waitReceipt } from "./helpers.ts";
+import { actorSender, client, topicOf, waitFor, waitReceipt } from "./helpers.ts";
 
 const native = (await import("@cowboy/native")) as Record<string, unknown>;
 const HAS_RUNTIME = typeof native.executeActor === "function";
@@ -62,17 +62,7 @@ describe.skipIf(!HAS_RUNTIME)("runner jobs over RPC", () => {
       const source = utf8(ORACLE);
       const salt = new Uint8Array(32).fill(3);
       const actor = actorAddress(me.address, salt, source);
-      let nonce = 0n;
-      const send = async (instruction: Parameters<typeof signedTx>[1]["instruction"]) => {
-        const { hex } = signedTx(me, {
-          chainId: node.chainId,
-          nonce: nonce++,
-          instruction,
-          cyclesLimit: 5_000_000n,
-          cellsLimit: 200_000n,
-        });
-        return waitReceipt(c, await c.ok<string>("cowboy_sendRawTransaction", [hex]));
-      };
+      const send = actorSender(() => c, me, node.chainId);
       const deployed = await send({
         kind: "deploy",
         source,

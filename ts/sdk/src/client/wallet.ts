@@ -246,8 +246,9 @@ export class WalletClient extends PublicClient {
   /**
    * Submits a dealer's signed log (`DkgCeremony.closeDealing()` bytes) for the chain's open
    * resharing ceremony `ceremony` (`chain.openCeremony()`, docs/execution.md "Validator set");
-   * anyone may send it, the log carries the dealer's signature. A refusal is in the receipt
-   * (`ERR_DKG_NO_CEREMONY`, `ERR_DKG_LOG_INVALID`, `ERR_DKG_LOG_DUPLICATE`).
+   * it must be sent by the dealer's own validator account (whose registered BLS key signed the
+   * log). A refusal is in the receipt (`ERR_DKG_NO_CEREMONY`, `ERR_DKG_LOG_INVALID`,
+   * `ERR_DKG_LOG_DUPLICATE`, `ERR_DKG_LOG_SENDER`).
    */
   submitDkgLog(
     ceremony: bigint | number,
