@@ -26,6 +26,7 @@ pub mod int;
 pub mod methods;
 pub mod modules;
 pub mod ops;
+pub(crate) mod prelude;
 pub mod symtable;
 pub mod tmpfs;
 pub mod types;

@@ -156,7 +156,7 @@ pub struct Vm {
     pub(crate) tmp_limit: usize,
     pub(crate) stdout: String,
     pub(crate) builtins: Rc<Module>,
-    /// The built-in classes, shared by every VM of the thread (see [`crate::builtins::Prelude`]).
+    /// The built-in classes, shared by every VM of the thread (see [`crate::prelude::Prelude`]).
     pub(crate) types: Rc<crate::types::Types>,
     pub(crate) modules: Vec<(Rc<str>, Value)>,
     pub(crate) next_id: Cell<u64>,
@@ -193,10 +193,10 @@ pub const MAX_NATIVE_DEPTH: u32 = 200;
 
 impl Vm {
     /// Fresh VM. The built-in classes and the built-ins namespace come from this thread's
-    /// [`crate::builtins::Prelude`] (built by the first VM of the thread): the VM observes
+    /// [`crate::prelude::Prelude`] (built by the first VM of the thread): the VM observes
     /// exactly what building them itself would give (same objects by value, ids, heap charge).
     pub fn new(limits: &crate::Limits) -> Vm {
-        let p = crate::builtins::prelude();
+        let p = crate::prelude::prelude();
         Vm::with_prelude_parts(limits, p.types.clone(), p.namespace(), p.next_id, p.bytes)
     }
 

@@ -21,6 +21,8 @@ use std::sync::OnceLock;
 const PENDING: u64 = u64::MAX;
 /// Blocks with at least this many operations hash on two threads.
 const PARALLEL_MIN_OPS: usize = 2048;
+/// How far ahead of the inactivity floor the next slot to move is prefetched.
+const FLOOR_PREFETCH: u64 = 16;
 const PINNED_FILE: &str = "pinned.bin";
 const PINNED_MAGIC: &[u8; 4] = b"CQP1";
 const REWIND_FILE: &str = "rewind.bin";
@@ -197,6 +199,8 @@ pub struct Db {
     /// Reused buffers of `commit`: the block's effective changes and its MMR leaves.
     change_buf: Vec<Change>,
     leaves_buf: Vec<Hash>,
+    /// Reused buffer of `commit`: the index hashes of the block's keys.
+    hash_buf: Vec<u32>,
 }
 
 impl Drop for Db {
@@ -272,6 +276,7 @@ impl Db {
                     spare: Default::default(),
                     change_buf: Vec::new(),
                     leaves_buf: Vec::new(),
+                    hash_buf: Vec::new(),
                 });
             }
         }
@@ -343,6 +348,7 @@ impl Db {
             spare: Default::default(),
             change_buf: Vec::new(),
             leaves_buf: Vec::new(),
+            hash_buf: Vec::new(),
         })
     }
 
@@ -724,8 +730,20 @@ impl Db {
         effective.clear();
         effective.reserve(changes.len());
         let mut structural = false;
-        for (key, value) in changes {
-            let slot = self.keys.slot(key.as_slice());
+        // Memory-level parallelism: at 10M keys every lookup misses the caches (table bucket,
+        // then the slot), so the block's buckets and candidate slots are prefetched in two
+        // passes before the lookups proper. Hints only: the lookups below decide.
+        let mut hashes = std::mem::take(&mut self.hash_buf);
+        hashes.clear();
+        hashes.extend(changes.keys().map(|k| self.keys.hash(k.as_slice())));
+        for &h in &hashes {
+            self.keys.prefetch_bucket(h);
+        }
+        for &h in &hashes {
+            self.keys.prefetch_candidate(h);
+        }
+        for ((key, value), &h) in changes.into_iter().zip(hashes.iter()) {
+            let slot = self.keys.slot_hashed(h, key.as_slice());
             if slot.is_none() && value.is_none() {
                 continue;
             }
@@ -761,6 +779,13 @@ impl Db {
                         touched.insert(p.clone());
                     }
                 }
+            }
+        }
+        self.hash_buf = hashes;
+        // The successors' entries are read for every update's `next_key`: prefetch them.
+        for c in &effective {
+            if let Some(slot) = c.slot {
+                self.keys.prefetch_succ(slot);
             }
         }
         // 4 + 5. emit and apply operations in key order.
@@ -838,6 +863,11 @@ impl Db {
             self.floor += 1;
             if !self.bitmap.get(loc) {
                 continue;
+            }
+            // The slot of an active operation a little further up will be updated soon.
+            let ahead = loc + FLOOR_PREFETCH;
+            if ahead < batch_start {
+                self.keys.prefetch_slot(self.keys.slot_of_loc(ahead));
             }
             let start = begin_op(&mut frame, &mut rel);
             self.log.read_seq_into(loc, &mut frame)?;

@@ -23,6 +23,7 @@
 //! sequences long; it is never iterated, so its order reaches no result.
 
 use crate::ikey::IKey;
+use crate::mem;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::ops::Bound;
@@ -43,6 +44,14 @@ pub struct Entry {
     pub next: u32,
 }
 
+/// `size` empty table words, on huge pages when large (advised before the first touch).
+fn alloc_words(size: usize) -> Vec<u64> {
+    let mut v = Vec::with_capacity(size);
+    mem::advise_huge(&v, false);
+    v.resize(size, EMPTY);
+    v
+}
+
 /// Open-addressing hash table (linear probing, backward-shift deletion) of
 /// `(hash32 << 32) | slot` words. The home bucket of a word is `hash32 & mask`, so the table
 /// can grow and delete without rehashing keys. Load factor at most 3/4.
@@ -58,7 +67,7 @@ struct SlotTable {
 impl Default for SlotTable {
     fn default() -> Self {
         SlotTable {
-            words: vec![EMPTY; 16],
+            words: alloc_words(16),
             len: 0,
             hasher: RandomState::new(),
             fp_mask: u32::MAX,
@@ -103,6 +112,29 @@ impl SlotTable {
         }
     }
 
+    /// Prefetches the home bucket of hash `h`.
+    #[inline]
+    fn prefetch(&self, h: u32) {
+        mem::prefetch(&self.words[h as usize & self.mask()]);
+    }
+
+    /// The first slot in `h`'s probe run whose fingerprint matches (a likely candidate).
+    #[inline]
+    fn candidate(&self, h: u32) -> Option<u32> {
+        let mask = self.mask();
+        let mut i = h as usize & mask;
+        loop {
+            let w = self.words[i];
+            if w == EMPTY {
+                return None;
+            }
+            if (w >> 32) as u32 == h {
+                return Some(w as u32);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Adds `slot` for a key of hash `h` that is not in the table.
     fn insert(&mut self, h: u32, slot: u32) {
         if (self.len + 1) * 4 > self.words.len() * 3 {
@@ -123,7 +155,7 @@ impl SlotTable {
 
     fn grow(&mut self) {
         let size = self.words.len() * 2;
-        let old = std::mem::replace(&mut self.words, vec![EMPTY; size]);
+        let old = std::mem::replace(&mut self.words, alloc_words(size));
         for w in old {
             if w != EMPTY {
                 self.place(w);
@@ -409,8 +441,8 @@ impl KeyIndex {
 
     /// Builds the index from `(key, location)` pairs in strictly ascending key order, with
     /// `loc_slot` covering `[base, end)` and the table keeping `bits` hash bits (see
-    /// [`KeyIndex::with_fingerprint_bits`]). Links are exact. `None` if the order is violated or
-    /// a location is outside `[base, end)`.
+    /// [`KeyIndex::with_fingerprint_bits`]). Links are exact. `None` if the order is violated, a
+    /// location is outside `[base, end)` or two keys name the same location.
     pub fn from_sorted(
         items: Vec<(IKey, u64)>,
         base: u64,
@@ -420,6 +452,7 @@ impl KeyIndex {
         let mut ix = KeyIndex::with_fingerprint_bits(base, bits);
         ix.loc_slot = vec![NO_SLOT; (end - base) as usize];
         ix.entries.reserve(items.len());
+        mem::advise_huge(&ix.entries, false);
         ix.table.reserve(items.len());
         let mut order = Vec::with_capacity(items.len());
         for (i, (key, loc)) in items.into_iter().enumerate() {
@@ -434,6 +467,9 @@ impl KeyIndex {
                 return None;
             }
             let slot = i as u32;
+            if ix.loc_slot[(loc - base) as usize] != NO_SLOT {
+                return None; // two keys cannot share one active update
+            }
             ix.loc_slot[(loc - base) as usize] = slot;
             let h = ix.table.hash(key.as_slice());
             ix.table.insert(h, slot);
@@ -477,6 +513,47 @@ impl KeyIndex {
     pub fn slot(&self, key: &[u8]) -> Option<u32> {
         let h = self.table.hash(key);
         self.table.find(h, key, &self.entries).map(|(_, s)| s)
+    }
+
+    /// The table hash of `key` (for [`KeyIndex::slot_hashed`] and the prefetch helpers).
+    #[inline]
+    pub fn hash(&self, key: &[u8]) -> u32 {
+        self.table.hash(key)
+    }
+
+    /// Slot of live `key` whose [`KeyIndex::hash`] is `h`.
+    #[inline]
+    pub fn slot_hashed(&self, h: u32, key: &[u8]) -> Option<u32> {
+        self.table.find(h, key, &self.entries).map(|(_, s)| s)
+    }
+
+    /// Prefetches the table bucket of hash `h` (a performance hint only).
+    #[inline]
+    pub fn prefetch_bucket(&self, h: u32) {
+        self.table.prefetch(h);
+    }
+
+    /// Prefetches the slot a lookup of hash `h` will most likely compare (its bucket should
+    /// already be cached, see [`KeyIndex::prefetch_bucket`]). A performance hint only.
+    #[inline]
+    pub fn prefetch_candidate(&self, h: u32) {
+        if let Some(s) = self.table.candidate(h) {
+            self.prefetch_slot(s);
+        }
+    }
+
+    /// Prefetches `slot`'s entry (a performance hint only; any `slot` value is accepted).
+    #[inline]
+    pub fn prefetch_slot(&self, slot: u32) {
+        if let Some(e) = self.entries.get(slot as usize) {
+            mem::prefetch(e);
+        }
+    }
+
+    /// Prefetches the entry of the successor of the key owning `slot`.
+    #[inline]
+    pub fn prefetch_succ(&self, slot: u32) {
+        self.prefetch_slot(self.entries[slot as usize].next);
     }
 
     /// Location of live `key`'s active update.
@@ -523,7 +600,11 @@ impl KeyIndex {
                 s
             }
             None => {
+                let cap = self.entries.capacity();
                 self.entries.push(entry);
+                if self.entries.capacity() != cap {
+                    mem::advise_huge(&self.entries, true);
+                }
                 (self.entries.len() - 1) as u32
             }
         };
@@ -693,12 +774,158 @@ mod tests {
             model.iter().map(|(k, l)| (IKey::new(k), *l)).collect(),
             0,
             3000,
+            32,
         )
         .unwrap();
         check(&rebuilt, &model);
         assert!(
-            KeyIndex::from_sorted(vec![(IKey::new(b"b"), 1), (IKey::new(b"a"), 2)], 0, 3).is_none()
+            KeyIndex::from_sorted(vec![(IKey::new(b"b"), 1), (IKey::new(b"a"), 2)], 0, 3, 32)
+                .is_none()
         );
+        assert!(
+            KeyIndex::from_sorted(vec![(IKey::new(b"a"), 1), (IKey::new(b"a"), 2)], 0, 3, 32)
+                .is_none()
+        );
+        assert!(KeyIndex::from_sorted(vec![(IKey::new(b"a"), 3)], 0, 3, 32).is_none());
+        assert!(
+            KeyIndex::from_sorted(vec![(IKey::new(b"a"), 1), (IKey::new(b"b"), 1)], 0, 3, 32)
+                .is_none()
+        );
+    }
+
+    /// Checks every ordered query against the model, for present and absent probe keys.
+    fn check_order(ix: &KeyIndex, model: &BTreeMap<Vec<u8>, u64>, probes: &[Vec<u8>]) {
+        let keys: Vec<&Vec<u8>> = model.keys().collect();
+        for p in probes {
+            let pred = model
+                .range::<Vec<u8>, _>(..p.clone())
+                .next_back()
+                .or_else(|| model.last_key_value())
+                .map(|(k, _)| k.clone());
+            assert_eq!(ix.pred_wrap(p).map(|(k, _)| k.as_slice().to_vec()), pred);
+            let succ = model
+                .range::<Vec<u8>, _>((Bound::Excluded(p.clone()), Bound::Unbounded))
+                .next()
+                .or_else(|| model.first_key_value())
+                .map(|(k, _)| k.clone());
+            assert_eq!(ix.succ_wrap(p).map(|(k, _)| k.as_slice().to_vec()), succ);
+            let from: Vec<Vec<u8>> = ix
+                .range_from(p)
+                .map(|(k, _)| k.as_slice().to_vec())
+                .collect();
+            let want: Vec<Vec<u8>> = keys
+                .iter()
+                .filter(|k| **k >= p)
+                .map(|k| (*k).clone())
+                .collect();
+            assert_eq!(from, want);
+            let below: Vec<Vec<u8>> = ix
+                .range_below(Bound::Excluded(p))
+                .map(|k| k.as_slice().to_vec())
+                .collect();
+            let want: Vec<Vec<u8>> = keys
+                .iter()
+                .rev()
+                .filter(|k| **k < p)
+                .map(|k| (*k).clone())
+                .collect();
+            assert_eq!(below, want);
+            let upto: Vec<Vec<u8>> = ix
+                .range_below(Bound::Included(p))
+                .map(|k| k.as_slice().to_vec())
+                .collect();
+            let want: Vec<Vec<u8>> = keys
+                .iter()
+                .rev()
+                .filter(|k| **k <= p)
+                .map(|k| (*k).clone())
+                .collect();
+            assert_eq!(upto, want);
+        }
+        assert_eq!(ix.range_below(Bound::Unbounded).count(), model.len());
+    }
+
+    /// Keys that share their first 8 bytes (ties the ordered list must break by the full key),
+    /// short keys, and keys longer than the inline limit.
+    fn awkward_key(x: u64) -> Vec<u8> {
+        match x % 4 {
+            0 => format!("acct-000{}", x % 3000).into_bytes(),
+            1 => [b"prefix!!".as_slice(), &(x % 2000).to_be_bytes()].concat(),
+            2 => vec![(x % 7) as u8; 1 + (x % 3) as usize],
+            _ => [vec![9u8; 33], (x % 1500).to_be_bytes().to_vec()].concat(),
+        }
+    }
+
+    #[test]
+    fn colliding_fingerprints_and_block_splits_keep_answers_exact() {
+        for bits in [1, 2, 32] {
+            let mut ix = KeyIndex::with_fingerprint_bits(0, bits);
+            let mut model = BTreeMap::new();
+            let mut x = u64::from(bits) * 7919;
+            // Grow well past several blocks, then delete most keys (block merges), then grow.
+            for round in 0..12_000u64 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = awkward_key(x >> 33);
+                let delete = if (4000..9000).contains(&round) {
+                    (x >> 20) % 4 != 0
+                } else {
+                    (x >> 20).is_multiple_of(5)
+                };
+                if delete {
+                    assert_eq!(ix.remove(&k), model.remove(&k));
+                } else {
+                    let (_, prior) = ix.upsert(&IKey::new(&k), round);
+                    assert_eq!(prior, model.insert(k.clone(), round));
+                }
+                ix.relink(&k);
+                if round % 1499 == 0 {
+                    check(&ix, &model);
+                }
+            }
+            check(&ix, &model);
+            let probes: Vec<Vec<u8>> = (0..400u64)
+                .map(|i| awkward_key(i * 37 + 1))
+                .chain([vec![0], vec![255; 40], b"prefix!!".to_vec(), vec![]])
+                .collect();
+            check_order(&ix, &model, &probes);
+            for blk in &ix.order.blocks {
+                assert!(!blk.is_empty() && blk.len() <= BLOCK_MAX);
+            }
+            let rebuilt = KeyIndex::from_sorted(
+                model.iter().map(|(k, l)| (IKey::new(k), *l)).collect(),
+                0,
+                12_000,
+                bits,
+            )
+            .unwrap();
+            check(&rebuilt, &model);
+            check_order(&rebuilt, &model, &probes);
+            // Absent keys are absent whatever their fingerprint.
+            for p in &probes {
+                assert_eq!(ix.get(p), model.get(p).copied());
+            }
+        }
+    }
+
+    #[test]
+    fn empty_and_single_key_orders() {
+        let mut ix = KeyIndex::with_fingerprint_bits(0, 1);
+        assert!(ix.pred_wrap(b"x").is_none() && ix.succ_wrap(b"x").is_none());
+        assert_eq!(ix.range_from(b"").count(), 0);
+        assert_eq!(ix.range_below(Bound::Unbounded).count(), 0);
+        ix.relink_all();
+        ix.upsert(&IKey::new(b"m"), 5);
+        ix.relink(b"m");
+        let s = ix.slot(b"m").unwrap();
+        assert_eq!(ix.succ_key(s).as_slice(), b"m");
+        assert_eq!(ix.pred_wrap(b"a").unwrap().0.as_slice(), b"m");
+        assert_eq!(ix.succ_wrap(b"z").unwrap().0.as_slice(), b"m");
+        assert_eq!(ix.remove(b"m"), Some(5));
+        assert_eq!(ix.remove(b"m"), None);
+        assert_eq!(ix.len(), 0);
+        assert!(ix.pred_wrap(b"m").is_none());
     }
 
     #[test]

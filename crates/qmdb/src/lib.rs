@@ -18,6 +18,7 @@ mod ikey;
 mod index;
 pub mod keys;
 mod log;
+mod mem;
 pub mod mmr;
 mod op;
 mod proof;

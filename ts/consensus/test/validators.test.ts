@@ -192,6 +192,95 @@ describe("validator registration and lifecycle", () => {
   });
 });
 
+describe("maximum set size (maxValidators)", () => {
+  /** A registry capped at `max` with validators i of `stakes[i]` × MIN registered at genesis. */
+  function capped(max: number, stakes: readonly bigint[]) {
+    const kv = new MemKv();
+    const reg = new ValidatorRegistry({
+      kv,
+      prefix: Uint8Array.of(0x08, 0xc0),
+      crypto,
+      params: { maxValidators: max },
+    });
+    stakes.forEach((s, i) =>
+      reg.register({
+        address: addr(i),
+        stake: MIN * s,
+        blsKey: keys.publicKeys[i] as Buffer,
+        proof: keys.proofs[i] as Buffer,
+        height: 0,
+        genesis: true,
+      }),
+    );
+    return reg;
+  }
+
+  it("keeps the maxValidators largest stakes, equal stakes by lower address, members in address order", () => {
+    // stakes 2, 1, 2, 3, 2 (× MIN): 3 first, then of the three 2s the two lowest addresses
+    const reg = capped(3, [2n, 1n, 2n, 3n, 2n]);
+    expect(reg.beginEpoch(0).map((m) => m.address)).toEqual([0, 2, 3].map(addr));
+    expect(reg.setOf(0).map((m) => m.stake)).toEqual([2n, 2n, 3n].map((x) => x * MIN));
+    // the ones left out earn nothing
+    expect(reg.rewardShares(0, 7_000n).map((s) => s.address)).toEqual([0, 2, 3].map(addr));
+    // no cap reached: everyone eligible is in, in address order
+    const all = capped(5, [2n, 1n, 2n, 3n, 2n]);
+    expect(all.beginEpoch(0).map((m) => m.address)).toEqual([0, 1, 2, 3, 4].map(addr));
+    // the same registrations in any order give the same set (address order, not arrival)
+    const kv = new MemKv();
+    const reversed = new ValidatorRegistry({
+      kv,
+      prefix: Uint8Array.of(0x08, 0xc0),
+      crypto,
+      params: { maxValidators: 3 },
+    });
+    for (const i of [4, 3, 2, 1, 0])
+      reversed.register({
+        address: addr(i),
+        stake: MIN * [2n, 1n, 2n, 3n, 2n][i]!,
+        blsKey: keys.publicKeys[i] as Buffer,
+        proof: keys.proofs[i] as Buffer,
+        height: 0,
+        genesis: true,
+      });
+    expect(reversed.beginEpoch(0)).toEqual(reg.setOf(0));
+  });
+
+  it("a larger stake pushes the smallest member out at the next freeze; it exits and withdraws normally", () => {
+    const reg = capped(3, [1n, 2n, 3n]);
+    expect(reg.beginEpoch(0).map((m) => m.address)).toEqual([0, 1, 2].map(addr));
+    reg.register({
+      address: addr(3),
+      stake: 4n * MIN,
+      blsKey: keys.publicKeys[3] as Buffer,
+      proof: keys.proofs[3] as Buffer,
+      height: 100,
+    });
+    expect(reg.beginEpoch(1).map((m) => m.address)).toEqual([1, 2, 3].map(addr));
+    // validator 0 is still bonded, just outside the set; an equal stake does not win it back
+    expect(reg.get(addr(0))?.status).toBe("bonded");
+    expect(reg.rewardShares(1, 9n).map((s) => s.address)).toEqual([1, 2, 3].map(addr));
+    reg.beginExit(addr(0), 3_700);
+    const unbonded = 3_700 + 604_800;
+    expect(codeOf(() => reg.withdraw(addr(0), unbonded - 1))).toBe("STILL_UNBONDING");
+    expect(reg.withdraw(addr(0), unbonded)).toBe(MIN);
+    // a member pushed out is refused while a (re-fixed) running or next set still holds it
+    const member = capped(2, [1n, 2n, 3n]);
+    expect(member.beginEpoch(0).map((m) => m.address)).toEqual([1, 2].map(addr));
+    member.beginExit(addr(1), 10);
+    const e = member.epochOf(10 + 604_800);
+    member.beginEpoch(e);
+    expect(member.setOf(e).map((m) => m.address)).toEqual([0, 2].map(addr));
+    member.replaceSet(e, member.setOf(0)); // a failed resharing kept the old set
+    expect(codeOf(() => member.withdraw(addr(1), 10 + 604_800))).toBe("STILL_UNBONDING");
+    member.replaceSet(e, [0, 2].map((i) => ({ address: addr(i), blsKey: keys.publicKeys[i] as Buffer, stake: MIN * BigInt(i + 1) })));
+    expect(member.withdraw(addr(1), 10 + 604_800)).toBe(2n * MIN);
+  });
+
+  it("a cap below 1 still keeps one validator", () => {
+    expect(capped(0, [1n, 2n]).beginEpoch(0).map((m) => m.address)).toEqual([addr(1)]);
+  });
+});
+
 describe("equivocation evidence and slashing", () => {
   it("any node verifies evidence; the signer is slashed 1% and jailed 24 h, once", () => {
     const { kv, reg } = genesis();

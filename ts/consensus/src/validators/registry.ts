@@ -23,6 +23,9 @@
  * transition): `register` records stake the caller has already debited, `withdraw` and
  * `slash` return the amounts to credit / burn.
  *
+ * Size: a set holds at most `maxValidators` validators, the ones with the most stake at the
+ * freeze point (ties: lower address first); the others stay registered and bonded, outside it.
+ *
  * Storage (all keys start with the caller's `prefix`; integers big-endian):
  * | key | value |
  * | --- | --- |
@@ -87,7 +90,21 @@ export interface ValidatorParams {
   readonly downtimeMaxMissed: number;
   /** epoch sets kept for evidence checks (evidence older than this is refused) */
   readonly keepEpochs: number;
+  /**
+   * the largest set (≥ 1, governance-tunable): at the freeze point the set is the
+   * `maxValidators` eligible validators with the most stake, ties broken by address ascending
+   * (the cost of the resharing ceremony grows with the set; docs/validator.md)
+   */
+  readonly maxValidators: number;
 }
+
+/**
+ * Default {@link ValidatorParams.maxValidators}: the largest set whose on-chain resharing
+ * finalization (an observer over every dealer log, run by the proposer of an epoch's last block
+ * and again by every verifier, inside the 1 s leader timeout) stays well under ~300 ms on one
+ * free core (measured, docs/validator.md "Maximum set size").
+ */
+export const DEFAULT_MAX_VALIDATORS = 16;
 
 export const DEFAULT_VALIDATOR_PARAMS: ValidatorParams = {
   minStake: 10_000n * 1_000_000_000n,
@@ -98,6 +115,7 @@ export const DEFAULT_VALIDATOR_PARAMS: ValidatorParams = {
   downtimeWindow: 1_000,
   downtimeMaxMissed: 500,
   keepEpochs: 7 * 24,
+  maxValidators: DEFAULT_MAX_VALIDATORS,
 };
 
 /**
@@ -475,20 +493,33 @@ export class ValidatorRegistry {
 
   /**
    * Fixes the set of `epoch` (call once, at the freeze point {@link freezeHeight}(`epoch` − 1)
-   * before that block's transactions; at genesis for epoch 0): every bonded, unjailed validator
-   * activated by then with at least the minimum stake, ordered by address; its position is its
-   * consensus index. Also forgets the set of `epoch` − {@link keptEpochs} (at least the running
-   * epoch and the new one stay).
+   * before that block's transactions; at genesis for epoch 0): of the bonded, unjailed
+   * validators activated by then with at least the minimum stake, the `maxValidators` with the
+   * most stake (equal stakes: the lower address first), ordered by address; its position is its
+   * consensus index. An eligible validator left out is not in the set (no vote, no reward, no
+   * downtime accounting) and may exit and withdraw as usual. Also forgets the set of `epoch` −
+   * {@link keptEpochs} (at least the running epoch and the new one stay).
    */
   beginEpoch(epoch: number): SetMember[] {
     checkHeight(epoch);
     const key = this.key(0x04, u64(epoch));
     if (this.kv.get(key) !== undefined)
       throw new ValidatorError("EPOCH_ALREADY_STARTED", `epoch ${epoch} has already started`, { epoch });
-    const members: SetMember[] = [];
+    let members: SetMember[] = [];
     for (const address of this.addresses()) {
       const r = this.must(address);
       if (this.eligible(r, epoch)) members.push({ address, blsKey: r.blsKey, stake: r.stake });
+    }
+    const cap = Math.max(1, this.params.maxValidators);
+    if (members.length > cap) {
+      // `members` is in address order: a stable sort by stake (descending) breaks ties by address
+      const kept = new Set(
+        [...members]
+          .sort((a, b) => (a.stake === b.stake ? 0 : a.stake > b.stake ? -1 : 1))
+          .slice(0, cap)
+          .map((m) => m.address),
+      );
+      members = members.filter((m) => kept.has(m.address));
     }
     this.writeSet(key, members);
     const old = epoch - keptEpochs(this.params);

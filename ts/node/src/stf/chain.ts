@@ -277,6 +277,11 @@ interface HeadCache {
   checker: BlockExecutor | null;
 }
 
+/** A transaction hash as a map key (latin1: one char per byte; cheaper than hex, same identity). */
+function hashKey(h: Uint8Array): string {
+  return Buffer.from(h.buffer, h.byteOffset, h.byteLength).toString("latin1");
+}
+
 function candidateBytes(c: Uint8Array | { bytes: Uint8Array } | undefined): Uint8Array {
   if (c === undefined) throw new RangeError("candidate index out of range");
   return c instanceof Uint8Array ? c : c.bytes;
@@ -867,13 +872,13 @@ export class Chain implements ChainApi {
           skip(d.hash, new StfError("ERR_TX_SIGNATURE", "signature invalid"));
           continue;
         }
-        const h = toHex(d.hash);
+        const h = hashKey(d.hash);
         if (seen.has(h)) continue;
         seen.add(h);
         decoded.push(d);
       }
       for (const d of deliveries) {
-        if (!seen.has(toHex(d.hash))) decoded.push(d);
+        if (!seen.has(hashKey(d.hash))) decoded.push(d);
       }
       // capacity, in preference order (the caller passes the mempool's selection)
       const budgets = this.txLaneBudgets();
@@ -947,8 +952,8 @@ export class Chain implements ChainApi {
       );
       if (invalid.length > 0) {
         this.state.discardPending();
-        const drop = new Set(invalid.map((d) => toHex(d.hash)));
-        chosen = chosen.filter((d) => !drop.has(toHex(d.hash)));
+        const drop = new Set(invalid.map((d) => hashKey(d.hash)));
+        chosen = chosen.filter((d) => !drop.has(hashKey(d.hash)));
         continue;
       }
       // the signature checks running beside the execution: an invalid one voids this attempt

@@ -145,7 +145,8 @@ class MessageFailure {
   }
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+/** Lowercase hex of `b` (a view over its bytes, no copy: this keys per-actor maps on the hot path). */
+const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 
 /** Per-block context. */
 export interface BlockEnv {
@@ -243,7 +244,14 @@ export class BlockExecutor {
 
   private isActor(addr: Uint8Array): boolean {
     const raw = this.state.get(accountKey(addr));
-    return raw !== undefined && !bytesEqual(decodeAccount(raw).codeHash, ZERO32);
+    if (raw === undefined) return false;
+    // a well-formed record (state-keys.ts) has its code hash at 24..56: read it in place;
+    // anything else goes through the strict decoder, which throws exactly as before
+    const len = raw.length >= 60 ? new DataView(raw.buffer, raw.byteOffset + 56, 4).getUint32(0, true) : -1;
+    if (len < 0 || len > 64 * 1024 || raw.length !== 60 + len)
+      return !bytesEqual(decodeAccount(raw).codeHash, ZERO32);
+    for (let i = 24; i < 56; i++) if (raw[i] !== 0) return true;
+    return false;
   }
 
   // ----- dedup sets (§3.3) -----
@@ -670,6 +678,9 @@ export class BlockExecutor {
     return { status: "success", error: null, returnData, ...used, events };
   }
 
+  /** `u64be(env.height)`, the value of every dedup entry this block records (the store copies it). */
+  private heightBytes: Uint8Array | null = null;
+
   /** Delivery state of a message between its handler and its effects. */
   private pending: { cp: number } | null = null;
 
@@ -702,7 +713,7 @@ export class BlockExecutor {
       if (!this.move(m.from, m.to, m.value)) {
         return fail(new MessageFailure("ERR_EXEC_INSUFFICIENT_VALUE", "sender cannot pay the message value"));
       }
-      this.recordDedup(m.to, m.id);
+      this.recordDedup(m.to, m.id, dk);
       this.state.release(cp);
       return new MessageFailure("ERR_EXEC_NOT_ACTOR", "value delivered to a plain account");
     }
@@ -747,7 +758,7 @@ export class BlockExecutor {
         throw new TxAbort("outOfCells", `${res.error?.message ?? ""}`);
       return new MessageFailure("ERR_EXEC_HANDLER", `${type}: ${res.error?.message ?? ""}`);
     }
-    this.recordDedup(m.to, m.id);
+    this.recordDedup(m.to, m.id, dk);
     this.pending = { cp };
     return res;
   }
@@ -780,8 +791,9 @@ export class BlockExecutor {
     });
   }
 
-  private recordDedup(recipient: Uint8Array, id: Uint8Array): void {
-    this.state.put(this.dedupKey(recipient, id), u64be(this.env.height));
+  private recordDedup(recipient: Uint8Array, id: Uint8Array, key?: Uint8Array): void {
+    this.heightBytes ??= u64be(this.env.height);
+    this.state.put(key ?? this.dedupKey(recipient, id), this.heightBytes);
     const entry = new Uint8Array(52);
     entry.set(recipient, 0);
     entry.set(id, 20);

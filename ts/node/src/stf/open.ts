@@ -49,19 +49,27 @@ const buf = (u: Uint8Array): Buffer =>
 export function qmdbExecutor(state: QmdbState): ActorExecutor | null {
   const exec = nativeExecuteActor();
   if (exec === null) return null;
+  // one object literal of a fixed shape per call (no spreads): the addon reads these fields by name
   return (req) => {
     const c = req.context;
     return exec(state.db, {
-      ...req,
+      kind: req.kind,
       actor: buf(req.actor),
+      code: req.code,
+      handler: req.handler,
       args: buf(req.args),
       context: {
-        ...c,
         sender: buf(c.sender),
         origin: buf(c.origin),
+        value: c.value,
+        height: c.height,
+        timestamp: c.timestamp,
+        chainId: c.chainId,
         beacon: buf(c.beacon),
         invocationId: buf(c.invocationId),
+        depth: c.depth,
       },
+      limits: req.limits,
     });
   };
 }

@@ -114,7 +114,20 @@ export function storageKey(vmNs: number, addr: Uint8Array, key: Uint8Array): Uin
 
 /** Key of a protocol table entry owned by `addr`. */
 export function systemKey(addr: Uint8Array, table: number, ...parts: Uint8Array[]): Uint8Array {
-  return cat([Uint8Array.of(NS.actorStorage, VM_NS_SYSTEM), addr, Uint8Array.of(table), ...parts]);
+  // one allocation (on the hot path: every message delivery writes a dedup entry)
+  let n = 3 + addr.length;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  out[0] = NS.actorStorage;
+  out[1] = VM_NS_SYSTEM;
+  out.set(addr, 2);
+  out[2 + addr.length] = table;
+  let o = 3 + addr.length;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
 }
 
 export function timerKey(height: bigint, seq: bigint): Uint8Array {

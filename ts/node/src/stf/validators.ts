@@ -49,10 +49,10 @@ import {
   ValidatorRegistry,
 } from "@cowboy/consensus";
 import { bytesEqual, type Instruction, type Transaction } from "@cowboy/sdk";
-import type { Lane } from "../params.ts";
+import { type Lane, MAX_TX_SIZE } from "../params.ts";
 import type { KvStore } from "../state/kv.ts";
 import { TimerQueue } from "../timers/queue.ts";
-import { DkgBlock, type DkgBlockReport, writeGenesisGroup } from "./dkg.ts";
+import { DkgBlock, type DkgBlockReport, maxLogBytes, writeGenesisGroup } from "./dkg.ts";
 import { StfError } from "./errors.ts";
 import {
   accountKey,
@@ -165,7 +165,23 @@ const PARAM_FIELDS = [
   "downtimeWindow",
   "downtimeMaxMissed",
   "keepEpochs",
+  "maxValidators",
 ] as const;
+
+/** Bytes a signed `DkgLog` transaction adds around its log (envelope, signature; generous). */
+export const DKG_LOG_TX_OVERHEAD = 1_024;
+
+/**
+ * The largest `maxValidators` allowed: the largest set n whose dealer logs (at most
+ * `maxLogBytes(n)` bytes, dkg.ts) still fit one transaction (`MAX_TX_SIZE`) with
+ * {@link DKG_LOG_TX_OVERHEAD}. A larger set could never complete a resharing: every ceremony
+ * would fail and the old set would be kept forever.
+ */
+export const MAX_VALIDATORS_LIMIT: number = (() => {
+  let n = 1;
+  while (maxLogBytes(n + 1) + DKG_LOG_TX_OVERHEAD <= MAX_TX_SIZE) n++;
+  return n;
+})();
 
 /** Checks a full parameter set; throws StfError `ERR_CHAIN_GENESIS` naming the bad field. */
 export function checkValidatorParams(p: ValidatorParams): void {
@@ -183,9 +199,19 @@ export function checkValidatorParams(p: ValidatorParams): void {
       "validator parameters need epochBlocks, downtimeWindow, keepEpochs ≥ 1 and slashBps ≤ 10,000",
     );
   }
+  if (p.maxValidators < 1 || p.maxValidators > MAX_VALIDATORS_LIMIT) {
+    throw new StfError(
+      "ERR_CHAIN_GENESIS",
+      `validator parameter maxValidators = ${p.maxValidators} must be 1..=${MAX_VALIDATORS_LIMIT}: the DKG logs of a larger set do not fit a ${MAX_TX_SIZE}-byte transaction`,
+    );
+  }
 }
 
-/** The parameters record: the 8 fields of {@link ValidatorParams} as u64 BE, in declaration order. */
+/**
+ * The parameters record: the 9 fields of {@link ValidatorParams} as u64 BE, in declaration order
+ * (minStake, epochBlocks, unbondingBlocks, jailBlocks, slashBps, downtimeWindow,
+ * downtimeMaxMissed, keepEpochs, maxValidators).
+ */
 export function encodeValidatorParams(p: ValidatorParams): Uint8Array {
   const b = new Uint8Array(8 * PARAM_FIELDS.length);
   const v = new DataView(b.buffer);
@@ -195,9 +221,14 @@ export function encodeValidatorParams(p: ValidatorParams): Uint8Array {
   return b;
 }
 
-/** Strict inverse of {@link encodeValidatorParams}; throws on a malformed record. */
+/**
+ * Strict inverse of {@link encodeValidatorParams}; also reads the earlier 8-field record (without
+ * `maxValidators`: the default applies). Throws on a malformed record.
+ */
 export function decodeValidatorParams(b: Uint8Array): ValidatorParams {
-  if (b.length !== 8 * PARAM_FIELDS.length) throw new RangeError("validator parameters record is malformed");
+  const legacy = b.length === 8 * (PARAM_FIELDS.length - 1);
+  if (b.length !== 8 * PARAM_FIELDS.length && !legacy)
+    throw new RangeError("validator parameters record is malformed");
   const v = new DataView(b.buffer, b.byteOffset, b.length);
   const n = (i: number) => {
     const x = v.getBigUint64(8 * i);
@@ -213,6 +244,7 @@ export function decodeValidatorParams(b: Uint8Array): ValidatorParams {
     downtimeWindow: n(5),
     downtimeMaxMissed: n(6),
     keepEpochs: n(7),
+    maxValidators: legacy ? DEFAULT_VALIDATOR_PARAMS.maxValidators : n(8),
   };
 }
 
@@ -318,7 +350,8 @@ export interface GenesisValidator {
  * Writes the genesis validator state into `kv` (after the genesis accounts): the parameters
  * record when `params` is given, each validator registered active from epoch 0 with its stake
  * debited from its genesis balance, and the set of epoch 0 (and 1 when epochs are one block);
- * with `dkgOutput` (players = exactly the validators' keys) the threshold group of epoch 0
+ * with `dkgOutput` (players = exactly the keys of the epoch-0 set: the
+ * validators, or the `maxValidators` of them with the most stake) the threshold group of epoch 0
  * (dkg.ts). Writes nothing when none is given. Throws StfError `ERR_CHAIN_GENESIS`.
  */
 export function writeGenesisValidators(
@@ -376,12 +409,13 @@ export function writeGenesisValidators(
     }
     kv.put(key, encodeAccountRecord({ ...acct, balance: acct.balance - v.stake }));
   }
-  registry.beginEpoch(0);
+  // the genesis set: at most maxValidators of them (by stake); the group's players are its keys
+  const genesisSet = registry.beginEpoch(0);
   if (full.epochBlocks === 1) registry.beginEpoch(1);
   if (dkgOutput !== undefined)
     writeGenesisGroup(
       kv,
-      list.map((v) => v.blsKey),
+      genesisSet.map((m) => m.blsKey),
       dkgOutput,
       full.epochBlocks,
     );

@@ -121,6 +121,8 @@ export interface NetworkParams {
   downtimeWindow?: number;
   downtimeMaxMissed?: number;
   keepEpochs?: number;
+  /** largest validator set (1..=MAX_VALIDATORS_LIMIT, checked at genesis) */
+  maxValidators?: number;
   /** decimal string, units */
   minStake?: string;
 }
@@ -344,6 +346,7 @@ export function readNetworkFile(path: string): {
       "downtimeWindow",
       "downtimeMaxMissed",
       "keepEpochs",
+      "maxValidators",
     ] as const;
     f.only(raw, "params.", [...ints, "minStake"]);
     for (const k of ints)

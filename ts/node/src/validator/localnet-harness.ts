@@ -92,7 +92,11 @@ export async function freeUdpPortRange(count: number): Promise<number> {
     new Promise<boolean>((resolve) => {
       const s = createSocket("udp4");
       s.once("error", () => {
-        s.close();
+        try {
+          s.close();
+        } catch {
+          // never bound: nothing to close
+        }
         resolve(false);
       });
       s.bind(port, "127.0.0.1", () => s.close(() => resolve(true)));

@@ -1157,10 +1157,12 @@ export class ValidatorNode extends NodeChainBackend {
     if (this.stopped) throw new ValidatorError("ERR_VALIDATOR_STOPPING", "the node is shutting down");
     const sk = this.config.operatorSecretKey;
     const from = addressFromSecretKey(sk);
+    // a DkgLog's cells are its log's length (validatorIntrinsic): limit = that plus a margin,
+    // so the log of any allowed set (maxValidators) fits and the fee reserve stays small
     const draft = this.unsignedTx(
       from,
       { kind: "dkgLog", ceremony, log },
-      { cycles: 200_000n, cells: 100_000n },
+      { cycles: 200_000n, cells: BigInt(log.length) + 1_024n },
     );
     const nonce = this.mempool.pendingNonce(toHex(from), this.app.chain.getAccount(from)?.nonce ?? 0n);
     this.admit(encodeTransaction(signTransaction({ ...draft, nonce }, sk)), true);
