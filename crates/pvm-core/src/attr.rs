@@ -1040,6 +1040,9 @@ impl Vm {
                 "setting attribute '{name}' is not allowed in the PVM"
             )));
         }
+        if name == "__class__" && !matches!(o, Value::Instance(_) | Value::Class(_)) {
+            return self.set_class(o, &v);
+        }
         match o {
             Value::Class(_) if self.meta_special(o, "__setattr__").is_some() => {
                 self.call_meta_special(o, "__setattr__", vec![Value::str(name), v])?;
@@ -1047,6 +1050,9 @@ impl Vm {
             }
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
+                if name == "__class__" && cls.flags.get() & CLS_SETATTR == 0 {
+                    return self.set_class(o, &v);
+                }
                 if cls.builtin && cls.kind == TypeKind::Object && inst.exc.is_none() {
                     return Err(self.exc(
                         "AttributeError",
@@ -1191,6 +1197,9 @@ impl Vm {
         name: &str,
         v: Value,
     ) -> PyResult<()> {
+        if name == "__class__" {
+            return self.set_class(&Value::Instance(inst.clone()), &v);
+        }
         if cls.slots.is_some() && !slots_allow(cls, name) {
             return Err(self.exc(
                 "AttributeError",
@@ -1206,8 +1215,43 @@ impl Vm {
         Ok(())
     }
 
+    /// `o.__class__ = v`, as CPython's `object.__class__` setter: `v` must be a class, `o`'s
+    /// class and `v` must both be user classes (built-in types are immutable), with the same
+    /// instance layout ([`layout_of`]). Afterwards `type(o)`, attribute lookup and
+    /// `isinstance` follow `v`; `o`'s attributes and native payload are kept.
+    pub fn set_class(&mut self, o: &Value, v: &Value) -> PyResult<()> {
+        let Value::Class(new) = v else {
+            return Err(self.type_err(format!(
+                "__class__ must be set to a class, not '{}' object",
+                self.type_name(v)
+            )));
+        };
+        let old = self.class_of(o);
+        let inst = match o {
+            Value::Instance(i) if !old.builtin && !new.builtin => i,
+            _ => {
+                return Err(self.type_err(
+                    "__class__ assignment only supported for mutable types or ModuleType subclasses",
+                ));
+            }
+        };
+        let (a, b) = (layout_of(&old), layout_of(new));
+        if !(Rc::ptr_eq(&a.0, &b.0) && a.1 == b.1 && a.2 == b.2) {
+            return Err(self.type_err(format!(
+                "__class__ assignment: '{}' object layout differs from '{}'",
+                new.name, old.name
+            )));
+        }
+        let prev = std::mem::replace(&mut *inst.class.borrow_mut(), new.clone());
+        drop(prev);
+        Ok(())
+    }
+
     /// `del o.name`
     pub fn del_attr(&mut self, o: &Value, name: &str) -> PyResult<()> {
+        if name == "__class__" && matches!(o, Value::Instance(_)) {
+            return Err(self.type_err("can't delete __class__ attribute"));
+        }
         match o {
             Value::Class(_) if self.meta_special(o, "__delattr__").is_some() => {
                 self.call_meta_special(o, "__delattr__", vec![Value::str(name)])?;
@@ -1248,4 +1292,30 @@ impl Vm {
             _ => Err(self.no_attr(o, name)),
         }
     }
+}
+
+/// The instance layout of user class `c` for `__class__` assignment (CPython's
+/// `compatible_for_assignment`, in the PVM's terms): the first built-in class on the chain of
+/// first bases (`object`, `list`, `ValueError`, ...), whether some class on the chain up to it
+/// lacks `__slots__` (instances have a `__dict__`), and the slot names the chain declares, in
+/// order. Two user classes are compatible exactly when these are equal.
+fn layout_of(c: &Rc<Class>) -> (Rc<Class>, bool, Vec<Rc<str>>) {
+    let mut has_dict = false;
+    let mut slots: Vec<Rc<str>> = Vec::new();
+    let mut cur = c.clone();
+    while !cur.builtin {
+        match &cur.slots {
+            Some(s) => {
+                let mut v = s.clone();
+                v.append(&mut slots);
+                slots = v;
+            }
+            None => has_dict = true,
+        }
+        match cur.bases.first() {
+            Some(b) => cur = b.clone(),
+            None => break,
+        }
+    }
+    (cur, has_dict, slots)
 }

@@ -242,18 +242,29 @@ pub fn sort_values(
     // happens between them, so this runs out of cycles exactly when charging each would). If a
     // comparison needs the general path, nothing has been charged or changed yet and the sort
     // starts over with the general comparison.
+    // With a NaN among the keys the comparisons are not a consistent order and the result
+    // depends on the algorithm: short lists then take CPython's exact comparison sequence.
+    let cpython = n < crate::listsort::SHORT && keys.iter().any(crate::listsort::has_nan);
     let mut pure_charge = 0u64;
-    let pure = merge_sort_indices(n, reverse, |x, y| {
+    let mut pure_less = |x: usize, y: usize| {
         let (r, c) = vm
             .order_pure(&keys[x], &keys[y], crate::bytecode::CmpOp::Lt)
             .ok_or(())?;
         pure_charge += c;
         Ok::<bool, ()>(r)
-    });
+    };
+    let pure = if cpython {
+        crate::listsort::short_sort(n, reverse, &mut pure_less)
+    } else {
+        merge_sort_indices(n, reverse, &mut pure_less)
+    };
     let idx = match pure {
         Ok(idx) => {
             vm.charge(pure_charge)?;
             idx
+        }
+        Err(()) if cpython => {
+            crate::listsort::short_sort(n, reverse, |x, y| vm.lt(&keys[x], &keys[y]))?
         }
         Err(()) => merge_sort_indices(n, reverse, |x, y| vm.lt(&keys[x], &keys[y]))?,
     };

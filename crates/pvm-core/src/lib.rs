@@ -23,6 +23,7 @@ pub mod float;
 pub mod heap;
 pub mod host;
 pub mod int;
+pub mod listsort;
 pub mod methods;
 pub mod modules;
 pub mod ops;

@@ -429,7 +429,7 @@ pub fn call_method(
                 let mut c = 0;
                 for (i, y) in t.v.iter().enumerate().take(end).skip(start) {
                     vm.charge(1)?;
-                    if vm.eq(y, &x)? {
+                    if vm.eq_item(y, &x)? {
                         if name == "index" {
                             return Ok(Value::Int(i as i64));
                         }
@@ -739,7 +739,7 @@ fn list_method(
                     None => break,
                 };
                 vm.charge(1)?;
-                if vm.eq(&y, &x)? {
+                if vm.eq_item(&y, &x)? {
                     let r = l.v.borrow_mut().remove(i);
                     drop(r);
                     return Ok(Value::None);
@@ -778,7 +778,7 @@ fn list_method(
                     None => break,
                 };
                 vm.charge(1)?;
-                if vm.eq(&y, &x)? {
+                if vm.eq_item(&y, &x)? {
                     return Ok(Value::Int(i as i64));
                 }
             }
@@ -791,7 +791,7 @@ fn list_method(
             let mut c = 0;
             for y in &items {
                 vm.charge(1)?;
-                if vm.eq(y, &x)? {
+                if vm.eq_item(y, &x)? {
                     c += 1;
                 }
             }

@@ -140,7 +140,7 @@ fn tuple_order_simple(x: &[Value], y: &[Value], op: CmpOp) -> Option<(bool, u64)
                 charge += a.s.len() as u64 / 16;
                 Rc::ptr_eq(a, b) || a.s == b.s
             }
-            (Value::Float(a), Value::Float(b)) => F64::eq(*a, *b),
+            (Value::Float(a), Value::Float(b)) => F64::eq(*a, *b) || a.to_bits() == b.to_bits(),
             _ => return None,
         };
         if !same {
@@ -361,7 +361,10 @@ impl Vm {
             (Value::BigInt(x), Value::BigInt(y)) => x == y,
             (Value::BigInt(_), Value::Int(_) | Value::Bool(_))
             | (Value::Int(_) | Value::Bool(_), Value::BigInt(_)) => false,
-            (Value::Float(x), Value::Float(y)) => F64::eq(*x, *y),
+            // inside containers (depth > 0) the same float is equal to itself, NaN included
+            (Value::Float(x), Value::Float(y)) => {
+                F64::eq(*x, *y) || (depth > 0 && x.to_bits() == y.to_bits())
+            }
             (Value::Float(f), i @ (Value::Int(_) | Value::Bool(_) | Value::BigInt(_)))
             | (i @ (Value::Int(_) | Value::Bool(_) | Value::BigInt(_)), Value::Float(f)) => {
                 float_int_cmp(*f, i) == Some(Ordering::Equal)
@@ -431,6 +434,18 @@ impl Vm {
         r
     }
 
+    /// `a == b` as containers compare their items (CPython's `PyObject_RichCompareBool`, which
+    /// tries identity first): a float equals a float with the same bits, so a NaN stored in
+    /// two places (`x = nan; [x] == [x]`, `x in [x]`, a NaN dict key) matches itself. PVM
+    /// floats are values without identity; the same bits stand for "the same object".
+    #[inline]
+    pub fn eq_item(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
+        if let (Value::Float(x), Value::Float(y)) = (a, b) {
+            return Ok(F64::eq(*x, *y) || x.to_bits() == y.to_bits());
+        }
+        self.eq(a, b)
+    }
+
     fn eq_slow(&mut self, a: &Value, b: &Value) -> PyResult<bool> {
         match (a, b) {
             (Value::List(x), Value::List(y)) => {
@@ -453,7 +468,7 @@ impl Vm {
                 for (k, v) in items {
                     match self.dict_get(y, &k)? {
                         Some(v2) => {
-                            if !self.eq(&v, &v2)? {
+                            if !self.eq_item(&v, &v2)? {
                                 return Ok(false);
                             }
                         }
@@ -517,7 +532,7 @@ impl Vm {
         }
         self.charge(a.len() as u64)?;
         for (x, y) in a.iter().zip(b.iter()) {
-            if !self.eq(x, y)? {
+            if !self.eq_item(x, y)? {
                 return Ok(false);
             }
         }
@@ -692,7 +707,7 @@ impl Vm {
         let mut slow = false;
         let found = {
             let dd = d.borrow();
-            dd.find(h, &mut |k| match Self::eq_fast(k, key, 0) {
+            dd.find(h, &mut |k| match Self::eq_fast(k, key, 1) {
                 Some(b) => b,
                 None => {
                     slow = true;
@@ -753,7 +768,7 @@ impl Vm {
     pub fn dict_set(&mut self, d: &mut Dict, key: Value, v: Value) -> PyResult<()> {
         let h = self.hash(&key)?;
         let mut slow = false;
-        let found = d.find(h, &mut |k| match Self::eq_fast(k, &key, 0) {
+        let found = d.find(h, &mut |k| match Self::eq_fast(k, &key, 1) {
             Some(b) => b,
             None => {
                 slow = true;
@@ -1079,7 +1094,7 @@ impl Vm {
         self.enter_native()?;
         let r = (|| {
             for (x, y) in a.iter().zip(b.iter()) {
-                if !self.eq(x, y)? {
+                if !self.eq_item(x, y)? {
                     return self.order(x, y, op);
                 }
             }
@@ -1202,7 +1217,7 @@ impl Vm {
                         None => break,
                     };
                     self.charge(1)?;
-                    if self.eq(&x, item)? {
+                    if self.eq_item(&x, item)? {
                         return Ok(true);
                     }
                 }
@@ -1211,7 +1226,7 @@ impl Vm {
             Value::Tuple(t) => {
                 for x in t.v.iter() {
                     self.charge(1)?;
-                    if self.eq(x, item)? {
+                    if self.eq_item(x, item)? {
                         return Ok(true);
                     }
                 }

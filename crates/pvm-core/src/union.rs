@@ -133,7 +133,9 @@ mod tests {
             "int | str True <class 'int'> None | int (<class 'int'>, <class 'str'>)\n"
         );
         assert_eq!(
-            run("print(isinstance(3, int | None), isinstance('', int | None), issubclass(bool, str | int))"),
+            run(
+                "print(isinstance(3, int | None), isinstance('', int | None), issubclass(bool, str | int))"
+            ),
             "True False True\n"
         );
         assert_eq!(

@@ -248,6 +248,12 @@ impl Item {
     }
 }
 
+/// An empty block with room for [`BLOCK_MAX`] + 1 items: a block never reallocates (it
+/// splits when an insert makes it longer than [`BLOCK_MAX`]).
+fn new_block() -> Vec<Item> {
+    Vec::with_capacity(BLOCK_MAX + 1)
+}
+
 /// A position in the ordered list: block `b`, index `i` (`b == blocks.len()` is the end).
 type Pos = (usize, usize);
 
@@ -326,7 +332,9 @@ impl Order {
         let item = Item::new(key, slot);
         self.len += 1;
         if self.blocks.is_empty() {
-            self.blocks.push(vec![item]);
+            let mut blk = new_block();
+            blk.push(item);
+            self.blocks.push(blk);
             self.heads.push(item);
             return;
         }
@@ -338,7 +346,8 @@ impl Order {
         let blk = &mut self.blocks[b];
         blk.insert(i, item);
         if blk.len() > BLOCK_MAX {
-            let tail = blk.split_off(blk.len() / 2);
+            let mut tail = new_block();
+            tail.extend(blk.drain(blk.len() / 2..));
             self.heads.insert(b + 1, tail[0]);
             self.blocks.insert(b + 1, tail);
         }
@@ -379,7 +388,14 @@ impl Order {
     /// Builds the list from slots whose keys ascend strictly.
     fn from_sorted(items: Vec<Item>) -> Order {
         let len = items.len();
-        let blocks: Vec<Vec<Item>> = items.chunks(BLOCK_FILL).map(|c| c.to_vec()).collect();
+        let blocks: Vec<Vec<Item>> = items
+            .chunks(BLOCK_FILL)
+            .map(|c| {
+                let mut blk = new_block();
+                blk.extend_from_slice(c);
+                blk
+            })
+            .collect();
         let heads = blocks.iter().map(|b| b[0]).collect();
         Order { heads, blocks, len }
     }
@@ -600,11 +616,13 @@ impl KeyIndex {
                 s
             }
             None => {
-                let cap = self.entries.capacity();
-                self.entries.push(entry);
-                if self.entries.capacity() != cap {
+                if self.entries.len() == self.entries.capacity() {
+                    // Grow by a quarter rather than doubling (a 10M-key slot array is ~0.5 GB;
+                    // still amortized O(1) per push).
+                    self.entries.reserve_exact(self.entries.len() / 4 + 1024);
                     mem::advise_huge(&self.entries, true);
                 }
+                self.entries.push(entry);
                 (self.entries.len() - 1) as u32
             }
         };

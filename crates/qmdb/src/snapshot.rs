@@ -242,17 +242,41 @@ fn key(r: &mut Reader<'_>) -> Result<IKey, Error> {
     Ok(IKey::new(r.take(n)?))
 }
 
-/// Parses and checks a snapshot file's bytes.
+/// Parses and checks a snapshot file's bytes. The checksum is computed on a second thread
+/// while this one parses (the parser is total: on any input it returns data or an error,
+/// bounding every allocation by the bytes left); the parsed data is returned only if the
+/// checksum holds.
 pub fn read(bytes: &[u8]) -> Result<Data, Error> {
-    if bytes.len() < 36
-        || *blake3::hash(&bytes[..bytes.len() - 32]).as_bytes() != bytes[bytes.len() - 32..]
-    {
+    if bytes.len() < 36 {
         return Err(Error::Corrupt("snapshot checksum".into()));
     }
-    let mut r = Reader {
-        buf: &bytes[..bytes.len() - 32],
-        pos: 0,
-    };
+    let (body, sum) = bytes.split_at(bytes.len() - 32);
+    let check = || *blake3::hash(body).as_bytes() == sum;
+    let (sum_ok, parsed) = std::thread::scope(|s| {
+        match std::thread::Builder::new().spawn_scoped(s, check) {
+            Ok(worker) => {
+                let parsed = parse(body);
+                let ok = worker
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                (ok, parsed)
+            }
+            // No thread available: check first, then parse.
+            Err(_) => {
+                let ok = check();
+                (ok, if ok { parse(body) } else { Ok(Data::default()) })
+            }
+        }
+    });
+    if !sum_ok {
+        return Err(Error::Corrupt("snapshot checksum".into()));
+    }
+    parsed
+}
+
+/// Parses a snapshot body (the bytes before the checksum).
+fn parse(body: &[u8]) -> Result<Data, Error> {
+    let mut r = Reader { buf: body, pos: 0 };
     if r.take(4)? != MAGIC {
         return Err(Error::Corrupt("snapshot magic".into()));
     }

@@ -104,7 +104,7 @@ export interface ValidatorParams {
  * and again by every verifier, inside the 1 s leader timeout) stays well under ~300 ms on one
  * free core (measured, docs/validator.md "Maximum set size").
  */
-export const DEFAULT_MAX_VALIDATORS = 16;
+export const DEFAULT_MAX_VALIDATORS = 12;
 
 export const DEFAULT_VALIDATOR_PARAMS: ValidatorParams = {
   minStake: 10_000n * 1_000_000_000n,

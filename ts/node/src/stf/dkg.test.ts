@@ -87,7 +87,14 @@ class DkgNet {
   readonly blocks: Block[] = [];
   private readonly nonces = new Map<string, bigint>();
   t = T0;
-  constructor(opts: { dkgOutput?: Uint8Array | null; epochBlocks?: number; keepEpochs?: number } = {}) {
+  constructor(
+    opts: {
+      dkgOutput?: Uint8Array | null;
+      epochBlocks?: number;
+      keepEpochs?: number;
+      maxValidators?: number;
+    } = {},
+  ) {
     const extra = [NEWCOMER.address];
     this.chain = Chain.create({
       state: this.state,
@@ -108,6 +115,7 @@ class DkgNet {
           ...PARAMS,
           epochBlocks: opts.epochBlocks ?? E,
           keepEpochs: opts.keepEpochs ?? PARAMS.keepEpochs,
+          ...(opts.maxValidators === undefined ? {} : { maxValidators: opts.maxValidators }),
         },
         ...(opts.dkgOutput === null ? {} : { dkgOutput: opts.dkgOutput ?? GENESIS.output }),
       },
@@ -588,6 +596,54 @@ describe("resharing on chain (4 validators → 5)", () => {
     net.block(); // 12 = F(1)
     expect(net.chain.epochGroup(2)?.ceremony).toBe(1);
     expect(hex(net.chain.epochGroup(2)?.output as Uint8Array)).toBe(hex(g.output));
+  });
+
+  it("with maxValidators: a larger stake displaces a member, the resharing to the capped set succeeds", () => {
+    // the genesis group's players must be the capped genesis set's keys
+    expect(() => new DkgNet({ maxValidators: 3 })).toThrow(/not exactly the 3 genesis/);
+    const net = new DkgNet({ maxValidators: 4 });
+    const stake = 200n * CBY;
+    const reg = net.tx(NEWCOMER.key, {
+      kind: "registerValidator",
+      blsKey: NEWCOMER.pk,
+      proofOfPossession: NEWCOMER.pop,
+      stake,
+    });
+    expect(net.block([reg]).receipts[0]?.status).toBe("success"); // 1
+    net.to(4); // F(0): the newcomer (200) and three of the four 100s: the highest address is out
+    const out = [...GENESIS_VALS].sort((a, b) =>
+      Buffer.compare(Buffer.from(b.address), Buffer.from(a.address)),
+    )[0] as Validator;
+    const set1 = net.chain.validatorSet(1);
+    expect(set1).toHaveLength(4);
+    expect(set1.map((m) => m.address)).not.toContain(hex(out.address));
+    expect(set1.map((m) => m.address)).toContain(hex(NEWCOMER.address));
+    const open = net.chain.openCeremony() as CeremonyRecord;
+    expect(open.dealers.map(hex)).toEqual(GENESIS_VALS.map((v) => hex(v.pk)).sort());
+    expect(open.players.map(hex)).toEqual(keysOf(set1));
+    // every dealer, the displaced one too, deals with its share of the old group
+    const { logs } = runCeremony(open, ALL, GENESIS_SHARES);
+    expect(logs).toHaveLength(4);
+    const r = net.block(logs.map((l) => dkgLogTx(net, dealerOf(l), 1n, l))); // 5
+    expect(r.receipts.map((x) => x.status)).toEqual(["success", "success", "success", "success"]);
+    net.to(6);
+    const last = net.block(); // 7
+    expect(last.validators?.dkg.decided).toEqual({ epoch: 1, ceremony: 1, outcome: "succeeded" });
+    const g = net.chain.epochGroup(1);
+    expect(g?.members.map((m) => hex(m.address))).toEqual(set1.map((m) => m.address));
+    expect(g?.threshold).toBe(3);
+    expect(hex(g?.groupPublicKey as Uint8Array)).toBe(hex(GENESIS.groupPublicKey));
+    // the displaced validator earns nothing in epoch 1, then exits and withdraws as usual
+    const before = net.chain.getAccount(out.address)?.balance ?? 0n;
+    const b8 = net.block([net.tx(out.key, { kind: "exitValidator" })]); // 8
+    expect(b8.receipts[0]?.status).toBe("success");
+    expect(b8.validators?.rewards.map((x) => x.address)).not.toContain(hex(out.address));
+    const fee = b8.receipts[0]?.feePaid ?? 0n;
+    expect(net.chain.getAccount(out.address)?.balance).toBe(before - fee);
+    net.to(13);
+    const w = net.block([net.tx(out.key, { kind: "withdrawStake" })]); // 14 = 8 + unbonding 6
+    expect(w.receipts[0]?.status).toBe("success");
+    expect(net.chain.validator(out.address)).toBeNull();
   });
 
   it("refuses a duplicate, a wrong ceremony and garbage (fees only); too few logs fall back", () => {

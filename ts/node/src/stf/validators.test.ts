@@ -5,7 +5,7 @@
  * SYS_CANCEL_TIMER — with exact balances. Small parameters (4-block epochs) keep it short.
  */
 import { createRequire } from "node:module";
-import { type Evidence, encodeEvidence } from "@cowboy/consensus";
+import { DEFAULT_VALIDATOR_PARAMS, type Evidence, encodeEvidence } from "@cowboy/consensus";
 import { actorAddress, addressFromSecretKey, type Block, type Instruction, toHex } from "@cowboy/sdk";
 import { describe, expect, it } from "vitest";
 import {
@@ -23,12 +23,22 @@ import {
   secretKey,
   signed,
 } from "../../test/stf-helpers.ts";
-import { UNITS_PER_CBY } from "../params.ts";
+import { MAX_TX_SIZE, UNITS_PER_CBY } from "../params.ts";
 import { Chain } from "./chain.ts";
+import { maxLogBytes } from "./dkg.ts";
 import { blockReward } from "./exec.ts";
 import { MemoryState } from "./memory-state.ts";
 import type { ExecutionReceipt } from "./types.ts";
-import { SYS_CANCEL_TIMER_NAMESPACE, sysCancelTimerMessage } from "./validators.ts";
+import {
+  DKG_LOG_TX_OVERHEAD,
+  decodeValidatorParams,
+  encodeValidatorParams,
+  MAX_VALIDATORS_LIMIT,
+  readValidatorParams,
+  SYS_CANCEL_TIMER_NAMESPACE,
+  sysCancelTimerMessage,
+  VALIDATOR_PARAMS_KEY,
+} from "./validators.ts";
 
 type NativeBls = {
   blsKeygen(ikm: Buffer): Buffer;
@@ -77,6 +87,7 @@ class Net {
   constructor(
     vals: { key: Uint8Array; bls: ReturnType<typeof blsKey>; stake: bigint }[],
     extra: Uint8Array[] = [],
+    params: Partial<typeof PARAMS & { maxValidators: number }> = {},
   ) {
     const accounts = [...vals.map((v) => addressFromSecretKey(v.key)), ...extra].map((address) => ({
       address,
@@ -94,7 +105,7 @@ class Net {
           stake: v.stake,
           proofOfPossession: v.bls.pop,
         })),
-        validatorParams: PARAMS,
+        validatorParams: { ...PARAMS, ...params },
       },
       executor: scriptedExecutor(this.state),
     });
@@ -315,6 +326,106 @@ function equivocation(k: ReturnType<typeof blsKey>, index: number): Uint8Array {
   const e: Evidence = { epoch: 0, view: 9, signer: index, a: vote(1), b: vote(2) };
   return encodeEvidence(e);
 }
+
+describe("maximum set size (maxValidators)", () => {
+  it("the 9-field parameters record round-trips; the earlier 8-field record reads with the default cap", () => {
+    const full = { ...DEFAULT_VALIDATOR_PARAMS, ...PARAMS, maxValidators: 7 };
+    const rec = encodeValidatorParams(full);
+    expect(rec).toHaveLength(72);
+    expect(decodeValidatorParams(rec)).toEqual(full);
+    // a record written before maxValidators existed: 8 × u64, no cap field
+    const legacy = rec.slice(0, 64);
+    expect(decodeValidatorParams(legacy)).toEqual({
+      ...full,
+      maxValidators: DEFAULT_VALIDATOR_PARAMS.maxValidators,
+    });
+    const state = new MemoryState();
+    state.put(VALIDATOR_PARAMS_KEY, legacy);
+    expect(readValidatorParams(state).maxValidators).toBe(DEFAULT_VALIDATOR_PARAMS.maxValidators);
+    expect(readValidatorParams(state).epochBlocks).toBe(4);
+    expect(() => decodeValidatorParams(rec.slice(0, 71))).toThrow(/malformed/);
+    expect(() => decodeValidatorParams(new Uint8Array(80))).toThrow(/malformed/);
+  });
+
+  it("genesis refuses a cap below 1 or one whose DKG logs could not fit a transaction", () => {
+    const mk = (maxValidators: number) => () =>
+      new Net([{ key: keyA, bls: blsA, stake: 100n * CBY }], [], { maxValidators });
+    expect(mk(0)).toThrow(expect.objectContaining({ code: "ERR_CHAIN_GENESIS" }));
+    expect(mk(MAX_VALIDATORS_LIMIT + 1)).toThrow(/maxValidators = \d+ must be 1\.\.=\d+/);
+    expect(mk(MAX_VALIDATORS_LIMIT)).not.toThrow();
+    expect(mk(1)).not.toThrow();
+    // the limit: the largest log of a set that size, signed in a DkgLog transaction, fits; one more does not
+    expect(maxLogBytes(MAX_VALIDATORS_LIMIT) + DKG_LOG_TX_OVERHEAD).toBeLessThanOrEqual(MAX_TX_SIZE);
+    expect(maxLogBytes(MAX_VALIDATORS_LIMIT + 1) + DKG_LOG_TX_OVERHEAD).toBeGreaterThan(MAX_TX_SIZE);
+    const log = new Uint8Array(maxLogBytes(MAX_VALIDATORS_LIMIT)).fill(0xab);
+    const tx = signed(
+      keyA,
+      { kind: "dkgLog", ceremony: 1n, log },
+      { nonce: 0n, cyclesLimit: 200_000n, cellsLimit: BigInt(log.length) + 1_024n, ...FEES },
+    );
+    expect(tx.length).toBeLessThanOrEqual(MAX_TX_SIZE);
+    expect(tx.length - log.length).toBeLessThanOrEqual(DKG_LOG_TX_OVERHEAD);
+    // the default is allowed (and far below the limit: it bounds the resharing's cost)
+    expect(DEFAULT_VALIDATOR_PARAMS.maxValidators).toBeLessThanOrEqual(MAX_VALIDATORS_LIMIT);
+  });
+
+  it("the set is the top stakes; one pushed out by a larger stake gets no reward and exits and withdraws", () => {
+    const keyD = secretKey(251);
+    const addrD = addressFromSecretKey(keyD);
+    const blsD = blsKey(4);
+    // cap 2: A (100) is left out of epoch 0's set; B (300) and C (200) are in
+    const net = new Net(
+      [
+        { key: keyA, bls: blsA, stake: 100n * CBY },
+        { key: keyB, bls: blsB, stake: 300n * CBY },
+        { key: keyC, bls: blsC, stake: 200n * CBY },
+      ],
+      [addrD],
+      { maxValidators: 2 },
+    );
+    expect(net.chain.validatorParams().maxValidators).toBe(2);
+    expect(net.chain.validatorSet(0).map((m) => m.address)).toEqual([hex(addrB), hex(addrC)].sort());
+    expect(net.chain.validator(addrA)).toMatchObject({ status: "bonded", stake: 100n * CBY });
+    // block 1: A exits; D registers 400 before F(0) = 2. A earned nothing (not in the set).
+    const aBefore = net.balance(addrA);
+    const b1 = net.block([
+      net.tx(keyA, { kind: "exitValidator" }),
+      net.tx(keyD, {
+        kind: "registerValidator",
+        blsKey: blsD.pk,
+        proofOfPossession: blsD.pop,
+        stake: 400n * CBY,
+      }),
+    ]);
+    expect(b1.receipts.map((x) => x.status)).toEqual(["success", "success"]);
+    expect(b1.validators?.rewards.map((x) => x.address).sort()).toEqual([hex(addrB), hex(addrC)].sort());
+    expect(net.balance(addrA)).toBe(aBefore - FEE21K);
+    // block 2 = F(0): epoch 1's set is B (300) and D (400); C (200) is pushed out
+    const b2 = net.block();
+    expect(b2.validators?.nextSet?.map((m) => m.address)).toEqual([hex(addrB), hex(addrD)].sort());
+    expect(net.chain.validator(addrC)?.status).toBe("bonded");
+    net.block(); // 3
+    const cBefore = net.balance(addrC);
+    const b4 = net.block(); // 4: epoch 1
+    expect(b4.validators?.rewards.map((x) => x.address)).toEqual([hex(addrB), hex(addrD)].sort());
+    expect(net.balance(addrC)).toBe(cBefore);
+    // C, outside the set, exits and withdraws after the usual unbonding (from 5 + 6 = 11)
+    expect(receipt(net.block([net.tx(keyC, { kind: "exitValidator" })])).status).toBe("success"); // 5
+    // A exited at 1: unbonded from 7; at 6 it is refused, at 7 it gets its stake back
+    expect(errCode(receipt(net.block([net.tx(keyA, { kind: "withdrawStake" })])))).toBe(
+      "ERR_VALIDATOR_STILL_UNBONDING",
+    ); // 6
+    const a6 = net.balance(addrA);
+    expect(receipt(net.block([net.tx(keyA, { kind: "withdrawStake" })])).status).toBe("success"); // 7
+    expect(net.balance(addrA)).toBe(a6 - FEE21K + 100n * CBY);
+    expect(net.chain.validator(addrA)).toBeNull();
+    while (net.chain.head.height < 10n) net.block();
+    const c10 = net.balance(addrC);
+    expect(receipt(net.block([net.tx(keyC, { kind: "withdrawStake" })])).status).toBe("success"); // 11
+    expect(net.balance(addrC)).toBe(c10 - FEE21K + 200n * CBY);
+    expect(net.chain.validator(addrC)).toBeNull();
+  });
+});
 
 describe("faults", () => {
   it("evidence slashes 1% (burned) and jails; the same fault is punished once; unjail after the jail", () => {

@@ -154,6 +154,13 @@ describe("validator config files", () => {
       ),
     ).toBe("validators[1].address"); // not in the chain's (address) order
     expect(fieldOf(variant({ key: (k) => (k.index = 9) }))).toBe("index");
+    // every listed validator must fit the genesis set (4 listed here)
+    expect(fieldOf(variant({ network: (n) => (n.params = { maxValidators: 3 }) }))).toBe(
+      "params.maxValidators",
+    );
+    expect(fieldOf(variant({ network: (n) => (n.params = { maxValidators: 0 }) }))).toBe(
+      "params.maxValidators",
+    );
   });
 
   it("refuses a key file that is not the validator's", () => {

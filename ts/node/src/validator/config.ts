@@ -26,7 +26,7 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import type { BlsSigner, ValidatorParams } from "@cowboy/consensus";
+import { type BlsSigner, DEFAULT_VALIDATOR_PARAMS, type ValidatorParams } from "@cowboy/consensus";
 import { addressFromSecretKey, bytesEqual, fromHex } from "@cowboy/sdk";
 import { peerIdFromString } from "@libp2p/peer-id";
 import { GENESIS_FILE, readGenesisFile } from "../devnet/genesis-file.ts";
@@ -356,6 +356,13 @@ export function readNetworkFile(path: string): {
       throw f.bad("params.slashBps", "must be at most 10000 (100%)");
     if (raw.minStake !== undefined) params.minStake = f.decimal(raw.minStake, "params.minStake");
   }
+  // the listed validators are the genesis set (and the whole set without dkgOutput): all must fit
+  const cap = params.maxValidators ?? DEFAULT_VALIDATOR_PARAMS.maxValidators;
+  if (validators.length > cap)
+    throw f.bad(
+      "params.maxValidators",
+      `is ${cap} but ${validators.length} validators are listed; set it to at least ${validators.length}`,
+    );
   return { chainName, group, dkgOutput, validators, params };
 }
 
