@@ -188,10 +188,18 @@ describe("writes", () => {
     expect(cf.stdout).toMatch(/error\s+ValueError: told to fail/);
 
     const following = cowboy(["logs", ACTOR, "--follow", "--count", "1", "--topic", "Ping", "--json"]);
-    await new Promise((r) => setTimeout(r, 300)); // let the subscription start
-    // sent through the SDK, not the CLI: one in-process CLI run at a time owns the captured output
+    let done = false;
+    void following.then(() => {
+      done = true;
+    });
+    // sent through the SDK, not the CLI: one in-process CLI run at a time owns the captured output.
+    // The follower sees events from blocks after its subscription started, which a slow machine
+    // may reach late: emit again until it has one (every emit carries the same event)
     const wallet = createWalletClient({ transport: node.http, secretKey: DEV0_KEY });
-    await wallet.waitForTransactionReceipt((await wallet.sendCall(fromHex(ACTOR), "emit", ["hello"])).hash);
+    for (let i = 0; i < 50 && !done; i++) {
+      await wallet.waitForTransactionReceipt((await wallet.sendCall(fromHex(ACTOR), "emit", ["hello"])).hash);
+      await new Promise((r) => setTimeout(r, 200));
+    }
     const followed = await following;
     expect(followed.code).toBe(0);
     expect(JSON.parse(followed.stdout.trim().split("\n").at(-1) as string).decoded).toEqual(["hello"]);

@@ -44,7 +44,7 @@ const notarize = (signer: number, signature?: Uint8Array): Vote => ({
  * proposal, our own vote and one more notarize vote form the notarization; `late` is then
  * delivered before the paced proposal time (or after it, with `afterProposal`).
  */
-function leaderOfView2(late: (signer: number) => Vote, afterProposal = false) {
+function leaderOfView2(late: (signer: number) => Vote | Vote[], afterProposal = false) {
   for (let me = 0; me < N; me++) {
     if (me === leader1) continue;
     const clock = new SimClock();
@@ -64,11 +64,14 @@ function leaderOfView2(late: (signer: number) => Vote, afterProposal = false) {
     v.receive(quorumMember, { type: "vote", vote: notarize(quorumMember) });
     expect(v.currentView).toBe(2);
     if (v.leaderOf(2) !== me) continue;
+    const deliver = () => {
+      for (const vote of [late(slow)].flat()) v.receive(slow, { type: "vote", vote });
+    };
     if (afterProposal) {
       clock.run(PACE_MS);
-      v.receive(slow, { type: "vote", vote: late(slow) });
+      deliver();
     } else {
-      v.receive(slow, { type: "vote", vote: late(slow) });
+      deliver();
       clock.run(PACE_MS);
     }
     expect(app.parentCerts).toHaveLength(1);
@@ -94,5 +97,12 @@ describe("the parent certificate of a proposal", () => {
   it("leaves out a late vote whose signature does not verify", () => {
     const { cert, slow } = leaderOfView2((s) => notarize(s, new Uint8Array(32)));
     expect(bitmapHas(cert.signers, slow)).toBe(false);
+  });
+
+  it("junk sent first in the slow validator's name (a flood of it) does not push out its real vote", () => {
+    const junk = (s: number) =>
+      Array.from({ length: 4 * N }, (_, k) => notarize(s, new Uint8Array(32).fill(k + 1)));
+    const { cert, slow, quorum } = leaderOfView2((s) => [...junk(s), notarize(s), ...junk(s)]);
+    for (const i of [...quorum, slow]) expect(bitmapHas(cert.signers, i)).toBe(true);
   });
 });
