@@ -133,8 +133,8 @@ const fullGc = runInNewContext("gc") as () => void;
  * Collects the garbage of whatever ran before a measured window — the setup (signing, genesis,
  * deploys) and earlier phases, e.g. the pure-TS signature peer, which leaves tens of MB of
  * BigInt garbage — so that the window pays only for collecting its own garbage, as a node
- * running that workload would. Without it a phase's first run absorbed a full mark-compact of
- * an earlier phase's heap (~60–200 ms in `--trace-gc`, on a ~2 s window).
+ * running that workload would. Without it a window could absorb a full mark-compact of garbage
+ * made before it (50–210 ms each in `--trace-gc`, in windows of about 2 s).
  */
 export function settle(): void {
   fullGc();

@@ -145,6 +145,16 @@ mod tests {
     }
 
     #[test]
+    fn annotations_evaluate_unless_future_annotations() {
+        let src = "def f(a: int | None) -> list | None: pass\nprint(f.__annotations__)\n";
+        assert_eq!(run(src), "{'a': int | None, 'return': list | None}\n");
+        assert_eq!(
+            run(&format!("from __future__ import annotations\n{src}")),
+            "{'a': 'int | None', 'return': 'list | None'}\n"
+        );
+    }
+
+    #[test]
     fn non_unionable_operands_raise() {
         assert_eq!(
             run("None | None"),

@@ -294,9 +294,10 @@ impl Db {
             last_root: None,
             pruned,
         };
+        st.keys.begin_bulk();
         let log = Log::open(&dir, cfg.segment_bytes, pruned, |f| st.frame(f))?;
         let mut st = st;
-        st.keys.relink_all();
+        st.keys.end_bulk();
         st.bitmap.merkleize();
         let op_count = st.mmr.leaves();
         let root = state_root(op_count, &st.mmr.root(), &st.bitmap.root());

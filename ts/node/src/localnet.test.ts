@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_MAX_VALIDATORS } from "@cowboy/consensus";
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "./devnet/accounts.ts";
 import {
@@ -66,6 +67,19 @@ describe("cowboy localnet options", () => {
     expect(readFileSync(again[0] as string, "utf8")).toBe(readFileSync(paths[0] as string, "utf8"));
     expect(files()).toEqual(before);
     await expect(planLocalnet({ ...opts, validators: 5 })).rejects.toThrow(/4 validators/);
+  });
+
+  it("more validators than the default set cap: the network file raises the cap to hold them all", async () => {
+    const paths = await planLocalnet({
+      ...DEFAULT_LOCALNET,
+      validators: DEFAULT_MAX_VALIDATORS + 1,
+      dir: join(dir, "large"),
+      rpcPort: 0,
+      dkg: false,
+    });
+    const cfg = readValidatorConfig(paths[0] as string);
+    expect(cfg.genesis.validators).toHaveLength(DEFAULT_MAX_VALIDATORS + 1);
+    expect(cfg.genesis.validatorParams?.maxValidators).toBe(DEFAULT_MAX_VALIDATORS + 1);
   });
 
   it("--no-dkg plans a dealer-dealt group without a DKG output", async () => {

@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { blsDevnetKeys, genesisDkg } from "@cowboy/consensus";
+import { blsDevnetKeys, DEFAULT_MAX_VALIDATORS, genesisDkg } from "@cowboy/consensus";
 import { loadOrCreateIdentity } from "@cowboy/p2p";
 import { addressFromSecretKey, deriveSecretKey, mnemonicToSeed, toHex } from "@cowboy/sdk";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
@@ -52,6 +52,22 @@ export interface LocalnetOptions {
    * when the localnet is created. Default true.
    */
   dkg?: boolean;
+}
+
+/**
+ * The network file's validator parameters: the epoch length when given, and a set cap that
+ * holds every localnet validator when there are more than the default cap (`maxValidators`,
+ * docs/validator.md "Maximum set size").
+ */
+function localnetParams(
+  epochBlocks: number | undefined,
+  validators: number,
+): { params?: { epochBlocks?: number; maxValidators?: number } } {
+  const params = {
+    ...(epochBlocks === undefined ? {} : { epochBlocks }),
+    ...(validators > DEFAULT_MAX_VALIDATORS ? { maxValidators: validators } : {}),
+  };
+  return Object.keys(params).length === 0 ? {} : { params };
 }
 
 export const DEFAULT_LOCALNET: LocalnetOptions = {
@@ -163,7 +179,7 @@ export async function planLocalnet(o: LocalnetOptions, now: () => number = Date.
       peerId: meta.peerIds[i] as string,
       stake: LOCALNET_STAKE.toString(),
     })),
-    ...(meta.epochBlocks === undefined ? {} : { params: { epochBlocks: meta.epochBlocks } }),
+    ...localnetParams(meta.epochBlocks, o.validators),
   };
   writeFileSync(join(dir, "network.json"), `${JSON.stringify(network, null, 2)}\n`);
   const addr = (i: number) => `/ip4/127.0.0.1/udp/${o.basePort + i}/quic-v1`;

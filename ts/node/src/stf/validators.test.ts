@@ -365,6 +365,9 @@ describe("maximum set size (maxValidators)", () => {
     );
     expect(tx.length).toBeLessThanOrEqual(MAX_TX_SIZE);
     expect(tx.length - log.length).toBeLessThanOrEqual(DKG_LOG_TX_OVERHEAD);
+    // …and the node's cell limit (the log's length + 1,024) passes admission
+    const net = mk(MAX_VALIDATORS_LIMIT)() as Net;
+    expect(net.chain.checkTx(tx).lane).toBe("system");
     // the default is allowed (and far below the limit: it bounds the resharing's cost)
     expect(DEFAULT_VALIDATOR_PARAMS.maxValidators).toBeLessThanOrEqual(MAX_VALIDATORS_LIMIT);
   });
