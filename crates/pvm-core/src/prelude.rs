@@ -46,7 +46,11 @@ impl Prelude {
     /// A fresh namespace for one VM: the template with its own `__name__` string.
     pub(crate) fn namespace(&self) -> Dict {
         let mut d = self.template.clone();
-        d.replace_slot(self.name_slot, self.name_key.clone(), Value::str("builtins"));
+        d.replace_slot(
+            self.name_slot,
+            self.name_key.clone(),
+            Value::str("builtins"),
+        );
         d
     }
 
@@ -55,13 +59,8 @@ impl Prelude {
     fn build() -> Prelude {
         let (p, bytes) = crate::heap::isolated(|| {
             let types = Rc::new(crate::types::Types::new());
-            let mut vm = Vm::with_prelude_parts(
-                &crate::Limits::default(),
-                types.clone(),
-                Dict::new(),
-                1,
-                0,
-            );
+            let mut vm =
+                Vm::with_prelude_parts(&crate::Limits::default(), types.clone(), Dict::new(), 1, 0);
             crate::builtins::install(&mut vm);
             let mut template = std::mem::take(&mut *vm.builtins.dict.borrow_mut());
             let name_slot = template
