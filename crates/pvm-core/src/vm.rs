@@ -363,12 +363,19 @@ impl Vm {
 
     /// The cells of a new frame of `func` (fresh cells, then the closure's), with cell
     /// parameters moved from `locals` into their cells.
-    #[inline]
+    #[inline(always)]
     fn frame_cells(func: &Rc<Function>, locals: &mut [Option<Value>]) -> Vec<Rc<PyCell>> {
         let code = &func.code;
         if code.cellnames.is_empty() && func.closure.is_empty() && code.ncells == 0 {
             return Vec::new();
         }
+        Self::frame_cells_slow(func, locals)
+    }
+
+    /// [`Vm::frame_cells`] for a function with cells or a closure.
+    #[inline(never)]
+    fn frame_cells_slow(func: &Rc<Function>, locals: &mut [Option<Value>]) -> Vec<Rc<PyCell>> {
+        let code = &func.code;
         let mut cells: Vec<Rc<PyCell>> = Vec::with_capacity(code.cellnames.len());
         for _ in 0..code.ncells {
             let c = Rc::new(PyCell::default());
@@ -456,7 +463,7 @@ impl Vm {
             let mut locals = self.locals_pool.pop().unwrap_or_default();
             locals.reserve(nlocals);
             locals.extend(args.into_iter().map(Some));
-            locals.resize(nlocals, None);
+            pad_locals(&mut locals, nlocals);
             return Ok(locals);
         }
         let fname = func.name.borrow().clone();
@@ -1272,7 +1279,7 @@ impl Vm {
                                                 self.locals_pool.pop().unwrap_or_default();
                                             locals.reserve(g.code.varnames.len());
                                             locals.push(Some(obj));
-                                            locals.resize(g.code.varnames.len(), None);
+                                            pad_locals(&mut locals, g.code.varnames.len());
                                             self.push_call_frame(&g, locals)?;
                                             continue;
                                         }
@@ -1339,7 +1346,9 @@ impl Vm {
                     if let Some((inst, slotted)) = plain {
                         let name = &f.code.names[i as usize];
                         let h = f.code.name_hashes[i as usize];
+                        // (`obj.__class__ = v` is `set_class`, never a dict store)
                         let allowed = !crate::attr::is_forbidden(name)
+                            && &**name != "__class__"
                             && match &slotted {
                                 None => true,
                                 Some(cls) => crate::attr::slots_allow(cls, name),
@@ -1380,6 +1389,18 @@ impl Vm {
                                 drop(obj);
                                 continue;
                             }
+                            // A new attribute: what `set_attr` (no `__slots__`) and
+                            // `raw_setattr` (`__slots__`, whose memory check was made above)
+                            // do for an absent key: `check_mem(64)`, then append the key.
+                            if slotted.is_none() && heap::used().saturating_add(64) > heap_limit {
+                                return Err(Flow::Abort(Abort::Memory));
+                            }
+                            let obj = f.stack.pop();
+                            let v = f.stack.pop().unwrap_or_default();
+                            d.push(h, Value::str(&**name), v);
+                            drop(d);
+                            drop(obj);
+                            continue;
                         }
                     }
                     let name = self.fr().code.names[i as usize].clone();
@@ -1483,8 +1504,9 @@ impl Vm {
                     if n >= 2
                         && let Some(r) = arith_fast(&f.stack[n - 2], &f.stack[n - 1], op, false)
                     {
-                        f.stack.truncate(n - 1);
-                        f.stack[n - 2] = r;
+                        // Both operands are immediates (see `arith_fast`): no drop glue runs.
+                        std::mem::forget(f.stack.pop());
+                        std::mem::forget(std::mem::replace(&mut f.stack[n - 2], r));
                         continue;
                     }
                     let b = self.pop();
@@ -1496,7 +1518,7 @@ impl Vm {
                         locals.reserve(func.code.varnames.len());
                         locals.push(Some(a.clone()));
                         locals.push(Some(b.clone()));
-                        locals.resize(func.code.varnames.len(), None);
+                        pad_locals(&mut locals, func.code.varnames.len());
                         self.push_call_frame(&func, locals)?;
                         self.fr().ret = FrameRet::BinOp(Box::new((a, b, op)));
                         continue;
@@ -1511,8 +1533,9 @@ impl Vm {
                     if n >= 2
                         && let Some(r) = arith_fast(&f.stack[n - 2], &f.stack[n - 1], op, true)
                     {
-                        f.stack.truncate(n - 1);
-                        f.stack[n - 2] = r;
+                        // Both operands are immediates (see `arith_fast`): no drop glue runs.
+                        std::mem::forget(f.stack.pop());
+                        std::mem::forget(std::mem::replace(&mut f.stack[n - 2], r));
                         continue;
                     }
                     let b = self.pop();
@@ -1686,24 +1709,26 @@ impl Vm {
                     }
                 }
                 Instr::Pop => {
-                    self.pop();
+                    if let Some(v) = self.fr().stack.pop() {
+                        Value::drop_fast(v);
+                    }
                 }
                 Instr::Dup => {
-                    let v = self.top().clone();
+                    let v = self.top().clone_fast();
                     self.push(v);
                 }
                 Instr::Dup2 => {
                     let f = self.fr();
                     let n = f.stack.len();
-                    let a = f.stack[n - 2].clone();
-                    let b = f.stack[n - 1].clone();
+                    let a = f.stack[n - 2].clone_fast();
+                    let b = f.stack[n - 1].clone_fast();
                     f.stack.push(a);
                     f.stack.push(b);
                 }
                 Instr::CopyN(k) => {
                     let f = self.fr();
                     let n = f.stack.len();
-                    let v = f.stack[n - 1 - k as usize].clone();
+                    let v = f.stack[n - 1 - k as usize].clone_fast();
                     f.stack.push(v);
                 }
                 Instr::Rot2 => {
@@ -1712,16 +1737,19 @@ impl Vm {
                     f.stack.swap(n - 1, n - 2);
                 }
                 Instr::Rot3 => {
+                    // [.., x, y, z] -> [.., z, x, y]
                     let f = self.fr();
-                    let v = f.stack.pop().unwrap_or_default();
                     let n = f.stack.len();
-                    f.stack.insert(n - 2, v);
+                    f.stack.swap(n - 1, n - 2);
+                    f.stack.swap(n - 2, n - 3);
                 }
                 Instr::Rot4 => {
+                    // [.., w, x, y, z] -> [.., z, w, x, y]
                     let f = self.fr();
-                    let v = f.stack.pop().unwrap_or_default();
                     let n = f.stack.len();
-                    f.stack.insert(n - 3, v);
+                    f.stack.swap(n - 1, n - 2);
+                    f.stack.swap(n - 2, n - 3);
+                    f.stack.swap(n - 3, n - 4);
                 }
                 Instr::GetIter => {
                     let v = self.pop();
@@ -2006,10 +2034,60 @@ impl Vm {
                             locals.reserve(nlocals);
                             locals.extend(f.stack.drain(at..).map(Some));
                             f.stack.pop();
-                            locals.resize(nlocals, None);
+                            pad_locals(&mut locals, nlocals);
                             self.push_call_frame(&func, locals)?;
                             continue;
                         }
+                    }
+                    // `range(stop)` / `range(start, stop)` with int arguments: what `call`
+                    // (one `CALL` charge) and `construct` make of it.
+                    if let Value::Class(c) = &self.frames[nf - 1].stack[callee_at]
+                        && c.builtin
+                        && c.kind == TypeKind::Range
+                    {
+                        let st = &self.frames[nf - 1].stack;
+                        let bounds = match (argc, &st[at..]) {
+                            (1, [Value::Int(b)]) => Some((0, *b)),
+                            (2, [Value::Int(a), Value::Int(b)]) => Some((*a, *b)),
+                            _ => None,
+                        };
+                        if let Some((start, stop)) = bounds {
+                            let f = &mut self.frames[nf - 1];
+                            f.stack.truncate(at);
+                            let callee = f.stack.pop();
+                            self.charge(cost::CALL)?;
+                            drop(callee);
+                            let r = Value::Range(Rc::new(PyRange::from_i64(start, stop, 1)));
+                            self.push(r);
+                            continue;
+                        }
+                    }
+                    // A plain user class whose `__init__` takes exactly these positional
+                    // arguments: what `call_push` does for it (charge, instance, charge, frame
+                    // with `FrameRet::Init`), with the locals built from the stack directly.
+                    let class_callee = match &self.frames[nf - 1].stack[callee_at] {
+                        Value::Class(c) if c.kind != TypeKind::Exception => Some(c.clone()),
+                        _ => None,
+                    };
+                    if let Some(cls) = class_callee
+                        && let Some(init) = self.init_frame_target_cached(&cls)
+                        && simple_positional(&init.code, argc + 1)
+                    {
+                        self.charge(cost::CALL)?;
+                        let inst = self.new_instance(&cls, &[]);
+                        self.charge(cost::CALL)?;
+                        let nlocals = init.code.varnames.len();
+                        let mut locals = self.locals_pool.pop().unwrap_or_default();
+                        locals.reserve(nlocals);
+                        locals.push(Some(inst.clone()));
+                        let f = &mut self.frames[nf - 1];
+                        locals.extend(f.stack.drain(at..).map(Some));
+                        let callee = f.stack.pop();
+                        pad_locals(&mut locals, nlocals);
+                        drop(callee);
+                        self.push_call_frame(&init, locals)?;
+                        self.fr().ret = FrameRet::Init(inst);
+                        continue;
                     }
                     if argc <= 2 && self.call_builtin_fast(argc)? {
                         continue;
@@ -2089,7 +2167,7 @@ impl Vm {
                             let mut locals = self.locals_pool.pop().unwrap_or_default();
                             locals.reserve(nlocals);
                             locals.extend(f.stack.drain(at - 1..).map(Some));
-                            locals.resize(nlocals, None);
+                            pad_locals(&mut locals, nlocals);
                             self.push_call_frame(&func, locals)?;
                             continue;
                         }
@@ -2654,6 +2732,71 @@ impl Vm {
         }
     }
 
+    /// [`Vm::init_frame_target`] through the inline cache of the `CALL` instruction being
+    /// executed in the top frame. The cache pins the key layout of every dict the two lookups
+    /// (`__new__`, `__init__`) consult — the class and its whole MRO, at most three dicts — by
+    /// their versions, and records where each name was found (`slot`: `__init__`, absent when
+    /// `miss`; `hint`: `__new__`); the values are read from those slots, so a hit gives exactly
+    /// the uncached result.
+    fn init_frame_target_cached(&self, cls: &Rc<Class>) -> Option<Rc<Function>> {
+        const LEVEL_SHIFT: u32 = 30;
+        let levels = cls.mro.len() + 1;
+        if levels > 3 {
+            return self.init_frame_target(cls);
+        }
+        if cls.builtin || self.metaclass_of(cls).is_some() || self.builtin_base(cls).is_some() {
+            return None;
+        }
+        let level = |j: usize| -> &Rc<Class> { if j == 0 { cls } else { &cls.mro[j - 1] } };
+        let f = self.frames.last()?;
+        let cell = &f.code.caches[f.ip - 1];
+        let c = cell.get();
+        let valid = c.depth as usize == levels
+            && (0..levels).all(|j| level(j).dict.borrow().version() == c.vers[j]);
+        let decode = |x: u32| ((x >> LEVEL_SHIFT) as usize, (x & ((1 << LEVEL_SHIFT) - 1)) as usize);
+        let (new_at, init_at) = if valid {
+            (c.hint.map(decode), (!c.miss).then(|| decode(c.slot)))
+        } else {
+            let find = |name: &str| -> Option<(usize, usize)> {
+                let h = crate::dict::str_hash(name);
+                (0..levels).find_map(|j| level(j).dict.borrow().find_str_h(name, h).map(|s| (j, s)))
+            };
+            let (new_at, init_at) = (find("__new__"), find("__init__"));
+            let encode = |(j, s): (usize, usize)| -> Option<u32> {
+                (s < 1 << LEVEL_SHIFT).then(|| ((j as u32) << LEVEL_SHIFT) | s as u32)
+            };
+            let enc_new = new_at.map(encode);
+            let enc_init = init_at.map(encode);
+            if !matches!(enc_new, Some(None)) && !matches!(enc_init, Some(None)) {
+                let mut vers = [0u64; 3];
+                for (j, v) in vers.iter_mut().enumerate().take(levels) {
+                    *v = level(j).dict.borrow().version();
+                }
+                cell.set(crate::bytecode::InlineCache {
+                    vers,
+                    slot: enc_init.flatten().unwrap_or(0),
+                    depth: levels as u8,
+                    miss: init_at.is_none(),
+                    hint: enc_new.flatten(),
+                });
+            }
+            (new_at, init_at)
+        };
+        let value_at = |(j, s): (usize, usize)| -> Option<Value> {
+            level(j).dict.borrow().slot(s).map(|e| e.value.clone_fast())
+        };
+        if matches!(
+            new_at.and_then(value_at),
+            Some(Value::Function(_)) | Some(Value::Wrapper(_))
+        ) {
+            return None;
+        }
+        match init_at.and_then(value_at) {
+            Some(Value::Function(f)) if f.code.kind != CodeKind::Generator => Some(f),
+            _ => None,
+        }
+    }
+
     fn call_method_push(
         &mut self,
         recv: Value,
@@ -3075,6 +3218,15 @@ impl Vm {
 /// True when calling `code` with `argc` positional arguments binds them straight to the
 /// first `argc` locals (what `bind_args` does on its fast path) and runs a plain frame.
 #[inline]
+/// Extend fast locals with unbound (`None`) slots up to `n` (what `resize(n, None)` does,
+/// inline: calls add only the few non-parameter locals).
+#[inline(always)]
+fn pad_locals(locals: &mut Vec<Option<Value>>, n: usize) {
+    while locals.len() < n {
+        locals.push(None);
+    }
+}
+
 fn simple_positional(code: &Code, argc: u32) -> bool {
     code.kind != CodeKind::Generator
         && !code.varargs
@@ -3091,7 +3243,13 @@ fn simple_positional(code: &Code, argc: u32) -> bool {
 fn arith_fast(a: &Value, b: &Value, op: crate::bytecode::BinOp, _inplace: bool) -> Option<Value> {
     match (a, b) {
         // In place or not, two ints go through `int_binop`'s i64 path (see `int_fast`).
-        (Value::Int(x), Value::Int(y)) => crate::ops::int_fast(*x, *y, op).map(Value::Int),
+        (Value::Int(x), Value::Int(y)) => match op {
+            // the common cases of `int_fast`, inline
+            crate::bytecode::BinOp::Add => x.checked_add(*y).map(Value::Int),
+            crate::bytecode::BinOp::Sub => x.checked_sub(*y).map(Value::Int),
+            crate::bytecode::BinOp::Mul => x.checked_mul(*y).map(Value::Int),
+            _ => crate::ops::int_fast(*x, *y, op).map(Value::Int),
+        },
         (Value::Float(x), Value::Float(y)) => float_fast(*x, *y, op),
         (Value::Float(x), Value::Int(y)) => float_fast(*x, crate::float::F64::from_i64(*y), op),
         (Value::Int(x), Value::Float(y)) => float_fast(crate::float::F64::from_i64(*x), *y, op),

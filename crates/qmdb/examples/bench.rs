@@ -70,14 +70,20 @@ struct Metric {
     spread: f64,
 }
 
-/// CPU seconds (user + system) consumed by this process so far, from /proc/self/stat.
-fn cpu_seconds() -> f64 {
+/// Fields of /proc/self/stat after the command name: `[user s, system s, minor faults, major
+/// faults]` of this process so far.
+fn proc_stat() -> [f64; 4] {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
     let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
-    ticks / 100.0
+    let num = |i: usize| -> f64 { f.get(i).and_then(|x| x.parse().ok()).unwrap_or(0.0) };
+    [num(11) / 100.0, num(12) / 100.0, num(7), num(9)]
+}
+
+/// CPU seconds (user + system) consumed by this process so far, from /proc/self/stat.
+fn cpu_seconds() -> f64 {
+    let s = proc_stat();
+    s[0] + s[1]
 }
 
 fn tmp(tag: &str) -> std::path::PathBuf {
@@ -150,6 +156,7 @@ fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
     for run in 0..RUNS {
         let seed = run as u64 * 1_000_003;
         let c = cpu_seconds();
+        let p0 = proc_stat();
         let t = Instant::now();
         for b in 0..BLOCKS_PER_RUN {
             for u in 0..BLOCK {
@@ -161,6 +168,15 @@ fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
         }
         q_rates.push((BLOCKS_PER_RUN * BLOCK) as f64 / t.elapsed().as_secs_f64());
         q_cpu += cpu_seconds() - c;
+        let p1 = proc_stat();
+        println!(
+            "  run {run}: qmdb {:.0}/s wall, user {:.2} s, sys {:.2} s, faults {:.0} minor {:.0} major",
+            q_rates[run],
+            p1[0] - p0[0],
+            p1[1] - p0[1],
+            p1[2] - p0[2],
+            p1[3] - p0[3]
+        );
         let c = cpu_seconds();
         let t = Instant::now();
         for b in 0..BLOCKS_PER_RUN {

@@ -34,14 +34,25 @@ fn value(i: u64, round: u64) -> Vec<u8> {
     .encode()
 }
 
-/// CPU seconds (user + system) of this process so far.
-fn cpu_seconds() -> f64 {
+/// Field `i` (0-based, counted after the command name) of /proc/self/stat.
+fn stat_field(i: usize) -> f64 {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit(')').next().unwrap_or("");
-    let f: Vec<&str> = after.split_whitespace().collect();
-    let ticks: f64 = f.get(11).and_then(|x| x.parse().ok()).unwrap_or(0.0)
-        + f.get(12).and_then(|x| x.parse().ok()).unwrap_or(0.0);
-    ticks / 100.0
+    after
+        .split_whitespace()
+        .nth(i)
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// CPU seconds (user + system) of this process so far.
+fn cpu_seconds() -> f64 {
+    (stat_field(11) + stat_field(12)) / 100.0
+}
+
+/// (minor, major) page faults of this process so far.
+fn faults() -> (f64, f64) {
+    (stat_field(7), stat_field(9))
 }
 
 fn main() {
@@ -76,14 +87,37 @@ fn main() {
         n as f64 / t.elapsed().as_secs_f64(),
         db.stats().index_bytes as f64 / n as f64
     );
+    // `QMDB_WINDOW=w` prints the rates of every `w` blocks (how fast the store settles
+    // after the prefill).
+    let window: u64 = std::env::var("QMDB_WINDOW")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(0);
     let t = Instant::now();
     let c = cpu_seconds();
+    let (mut wt, mut wc, mut wf) = (Instant::now(), c, faults());
     for b in 0..blocks {
         for u in 0..10_000u64 {
             let j = mix((b << 32) ^ u) % n;
             db.put(&key(j), &value(j, b + 1)).expect("put");
         }
         db.commit().expect("commit");
+        if window > 0 && (b + 1) % window == 0 {
+            let (now, cpu, f) = (Instant::now(), cpu_seconds(), faults());
+            let upd = (window * 10_000) as f64;
+            let s = db.stats();
+            println!(
+                "blocks {:>5}: {:>7.0}/s wall {:>7.0}/CPU-s  minflt {:>8.0} majflt {:>5.0}  floor {} ops {}",
+                b + 1,
+                upd / (now - wt).as_secs_f64(),
+                upd / (cpu - wc).max(0.01),
+                f.0 - wf.0,
+                f.1 - wf.1,
+                s.floor,
+                s.op_count
+            );
+            (wt, wc, wf) = (now, cpu, f);
+        }
     }
     let secs = t.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - c;

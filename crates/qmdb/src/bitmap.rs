@@ -5,7 +5,9 @@
 //! last chunk are all-zero chunks. The tree is kept in memory and re-hashed incrementally:
 //! only the paths above chunks changed since the last [`Bitmap::merkleize`] are recomputed.
 
-use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, bitmap_leaf, bitmap_node};
+use crate::hash::{
+    CHUNK_BITS, Chunk, Hash, bitmap_depth, bitmap_leaf, bitmap_node, bitmap_nodes, pair,
+};
 
 /// Bitmap plus its Merkle tree. Invariant after `merkleize`: `levels[h]` has `2^(depth-h)`
 /// hashes and `levels[depth][0]` is the root over the first `len` bits.
@@ -142,17 +144,25 @@ impl Bitmap {
         for &i in &idx {
             self.levels[0][i as usize] = bitmap_leaf(&self.chunk(i));
         }
+        // Each level's changed nodes are independent: hash them as one batch.
+        let mut pairs: Vec<[u8; 64]> = Vec::with_capacity(idx.len());
+        let mut out: Vec<Hash> = Vec::with_capacity(idx.len());
         for h in 1..=depth as usize {
             for i in idx.iter_mut() {
                 *i /= 2;
             }
             idx.dedup();
-            for &i in &idx {
-                let (l, r) = (
-                    self.levels[h - 1][2 * i as usize],
-                    self.levels[h - 1][2 * i as usize + 1],
-                );
-                self.levels[h][i as usize] = bitmap_node(&l, &r);
+            let below = &self.levels[h - 1];
+            pairs.clear();
+            pairs.extend(
+                idx.iter()
+                    .map(|&i| pair(&below[2 * i as usize], &below[2 * i as usize + 1])),
+            );
+            out.clear();
+            out.resize(pairs.len(), [0; 32]);
+            bitmap_nodes(&pairs, &mut out);
+            for (&i, &x) in idx.iter().zip(&out) {
+                self.levels[h][i as usize] = x;
             }
         }
         self.dirty = idx;
@@ -196,7 +206,9 @@ pub fn build_levels(chunks: &[Chunk], depth: u32) -> Vec<Vec<Hash>> {
         .collect();
     let mut levels = Vec::with_capacity(depth as usize + 1);
     for _ in 0..depth {
-        let next = level.chunks(2).map(|p| bitmap_node(&p[0], &p[1])).collect();
+        let pairs: Vec<[u8; 64]> = level.chunks(2).map(|p| pair(&p[0], &p[1])).collect();
+        let mut next = vec![[0u8; 32]; pairs.len()];
+        bitmap_nodes(&pairs, &mut next);
         levels.push(std::mem::replace(&mut level, next));
     }
     levels.push(level);

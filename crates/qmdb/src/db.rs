@@ -2,7 +2,7 @@
 //! block overlay (nested checkpoints) and a window of retained historical versions.
 
 use crate::bitmap::{Bitmap, build_levels, path_in};
-use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaf, state_root};
+use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaves, state_root};
 use crate::ikey::IKey;
 use crate::index::{KeyIndex, NO_SLOT};
 use crate::log::{FrameView, Log, apply_cut, sync_dir};
@@ -889,21 +889,25 @@ impl Db {
         end_op(&mut frame, start);
         self.emit_plain();
         self.bitmap.push(false);
-        // 8. root. The MMR leaves of the block's operations and the bitmap tree are
-        //    independent: the bitmap is re-merkleized on a second thread while this one hashes
-        //    the leaves (the results do not depend on the split); then the leaves enter the MMR
-        //    in order.
+        // 8. root. The block's MMR leaves and inner nodes and the bitmap tree are independent:
+        //    the bitmap is re-merkleized on a second thread while this one hashes the leaves
+        //    and folds them into the MMR (the results do not depend on the split). Both sides
+        //    hash in batches (see `hash::mmr_leaves`).
         let mut leaves = std::mem::take(&mut self.leaves_buf);
         leaves.clear();
         leaves.resize(rel.len(), [0; 32]);
         {
             let frame = &frame;
-            let hash_leaves = |out: &mut [Hash]| {
-                for (h, &o) in out.iter_mut().zip(rel.iter()) {
+            let mmr = &mut self.mmr;
+            let mut ops: Vec<&[u8]> = Vec::with_capacity(rel.len());
+            let mut fold_leaves = || {
+                ops.extend(rel.iter().map(|&o| {
                     let o = o as usize;
                     let n = u32::from_le_bytes(frame[o..o + 4].try_into().expect("4 bytes"));
-                    *h = mmr_leaf(&frame[o + 4..o + 4 + n as usize]);
-                }
+                    &frame[o + 4..o + 4 + n as usize]
+                }));
+                mmr_leaves(&ops, &mut leaves);
+                mmr.push_leaves(&leaves);
             };
             let bitmap = &mut self.bitmap;
             let mut merkleized = false;
@@ -912,7 +916,7 @@ impl Db {
                     let worker = std::thread::Builder::new()
                         .spawn_scoped(s, || bitmap.merkleize())
                         .ok();
-                    hash_leaves(&mut leaves);
+                    fold_leaves();
                     // A panic inside merkleize is a bug: propagate it rather than re-run on a
                     // half-updated tree.
                     worker
@@ -920,14 +924,11 @@ impl Db {
                         .is_some()
                 });
             } else {
-                hash_leaves(&mut leaves);
+                fold_leaves();
             }
             if !merkleized {
                 bitmap.merkleize();
             }
-        }
-        for &leaf in &leaves {
-            self.mmr.push_leaf(leaf);
         }
         self.leaves_buf = leaves;
         let op_count = self.mmr.leaves();
@@ -1459,10 +1460,10 @@ impl Replay {
     fn frame(&mut self, f: FrameView<'_>) -> Result<(), Error> {
         let mut rec = Record::default();
         let mut committed = None;
+        let first = self.mmr.leaves();
         for (i, bytes) in f.ops.iter().enumerate() {
             let op = Op::decode(bytes)?;
-            let loc = self.mmr.leaves();
-            self.mmr.push_op(bytes);
+            let loc = first + i as u64;
             match op {
                 Op::Update { key, .. } => {
                     let key = IKey::new(&key);
@@ -1495,6 +1496,9 @@ impl Replay {
         let Some(active_keys) = committed else {
             return Err(Error::Corrupt("frame without commit operation".into()));
         };
+        let mut leaves = vec![[0u8; 32]; f.ops.len()];
+        mmr_leaves(&f.ops, &mut leaves);
+        self.mmr.push_leaves(&leaves);
         rec.info = CommitInfo {
             version: f.version,
             root: f.root,

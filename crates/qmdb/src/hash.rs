@@ -4,6 +4,8 @@
 //!
 //! These functions define consensus bytes: changing any of them changes every state root.
 
+use blake3::platform::{Platform, le_bytes_from_words_32, words_from_le_bytes_32};
+
 /// A 32-byte blake3 digest.
 pub type Hash = [u8; 32];
 
@@ -26,19 +28,23 @@ pub const ROOT_DOMAIN: &[u8] = b"cowboy-qmdb-state-root-v1";
 
 /// Hash of an MMR leaf: `blake3(0x00 || encoded operation)`.
 pub fn mmr_leaf(op_bytes: &[u8]) -> Hash {
-    let mut h = blake3::Hasher::new();
-    h.update(&[TAG_MMR_LEAF]);
-    h.update(op_bytes);
-    *h.finalize().as_bytes()
+    tagged(TAG_MMR_LEAF, op_bytes)
+}
+
+/// [`mmr_leaf`] of every operation in `ops`, into `out` (same length): the same digests,
+/// computed with the first message block of all operations hashed side by side (SIMD).
+pub fn mmr_leaves(ops: &[&[u8]], out: &mut [Hash]) {
+    tagged_many(TAG_MMR_LEAF, ops, out);
 }
 
 /// Hash of an MMR inner node: `blake3(0x01 || left || right)`.
 pub fn mmr_node(left: &Hash, right: &Hash) -> Hash {
-    let mut buf = [0u8; 65];
-    buf[0] = TAG_MMR_NODE;
-    buf[1..33].copy_from_slice(left);
-    buf[33..].copy_from_slice(right);
-    *blake3::hash(&buf).as_bytes()
+    tagged(TAG_MMR_NODE, &pair(left, right))
+}
+
+/// [`mmr_node`] of every `(left || right)` pair in `pairs`, into `out` (same length).
+pub fn mmr_nodes(pairs: &[[u8; 64]], out: &mut [Hash]) {
+    pairs_many(TAG_MMR_NODE, pairs, out);
 }
 
 /// Root of an MMR of `leaves` leaves: `blake3(0x02 || leaves as u64 LE || peaks, left to right)`.
@@ -54,19 +60,175 @@ pub fn mmr_bag(leaves: u64, peaks: &[Hash]) -> Hash {
 
 /// Hash of a bitmap chunk: `blake3(0x03 || chunk)`.
 pub fn bitmap_leaf(chunk: &Chunk) -> Hash {
-    let mut buf = [0u8; 33];
-    buf[0] = TAG_BITMAP_LEAF;
-    buf[1..].copy_from_slice(chunk);
-    *blake3::hash(&buf).as_bytes()
+    tagged(TAG_BITMAP_LEAF, chunk)
 }
 
 /// Hash of a bitmap tree inner node: `blake3(0x04 || left || right)`.
 pub fn bitmap_node(left: &Hash, right: &Hash) -> Hash {
-    let mut buf = [0u8; 65];
-    buf[0] = TAG_BITMAP_NODE;
-    buf[1..33].copy_from_slice(left);
-    buf[33..].copy_from_slice(right);
-    *blake3::hash(&buf).as_bytes()
+    tagged(TAG_BITMAP_NODE, &pair(left, right))
+}
+
+/// [`bitmap_node`] of every `(left || right)` pair in `pairs`, into `out` (same length).
+pub fn bitmap_nodes(pairs: &[[u8; 64]], out: &mut [Hash]) {
+    pairs_many(TAG_BITMAP_NODE, pairs, out);
+}
+
+/// `left || right`.
+#[inline]
+pub fn pair(left: &Hash, right: &Hash) -> [u8; 64] {
+    let mut b = [0u8; 64];
+    b[..32].copy_from_slice(left);
+    b[32..].copy_from_slice(right);
+    b
+}
+
+// ----- blake3 of `tag || data`, driven block by block -----
+//
+// Every message hashed by the store is `tag || data`. A message of at most one blake3 chunk
+// (1024 bytes) is one chunk compressed block by block: the first block with `CHUNK_START`, the
+// last (zero-padded, with its true length) with `CHUNK_END | ROOT`, counter 0, key = IV. That is
+// exactly blake3's definition of the hash of a one-chunk input; the functions below compute it
+// with the `blake3` crate's own compression functions (the crate is pinned, see Cargo.toml), and
+// for many messages at once they compress the first (always full) block of all of them with the
+// crate's multi-input SIMD routine. Longer messages go through `blake3::Hasher`. The unit tests
+// compare every path with `blake3::hash` for all lengths around the block boundaries.
+
+const BLOCK: usize = 64;
+const CHUNK: usize = 1024;
+const IV: [u32; 8] = [
+    0x6A09_E667,
+    0xBB67_AE85,
+    0x3C6E_F372,
+    0xA54F_F53A,
+    0x510E_527F,
+    0x9B05_688C,
+    0x1F83_D9AB,
+    0x5BE0_CD19,
+];
+const CHUNK_START: u8 = 1;
+const CHUNK_END: u8 = 2;
+const ROOT: u8 = 8;
+
+fn platform() -> Platform {
+    static P: std::sync::OnceLock<Platform> = std::sync::OnceLock::new();
+    *P.get_or_init(Platform::detect)
+}
+
+/// Number of blocks of the message `tag || data` (at least one).
+#[inline]
+fn blocks_of(data: &[u8]) -> usize {
+    (1 + data.len()).div_ceil(BLOCK)
+}
+
+/// Block `i` of the message `tag || data`, zero-padded, and its length.
+#[inline]
+fn block_of(tag: u8, data: &[u8], i: usize) -> ([u8; BLOCK], usize) {
+    let mut b = [0u8; BLOCK];
+    if i == 0 {
+        b[0] = tag;
+        let n = data.len().min(BLOCK - 1);
+        b[1..1 + n].copy_from_slice(&data[..n]);
+        (b, 1 + n)
+    } else {
+        let s = BLOCK * i - 1;
+        let n = (data.len() - s).min(BLOCK);
+        b[..n].copy_from_slice(&data[s..s + n]);
+        (b, n)
+    }
+}
+
+/// Compresses blocks `from..` of the one-chunk message `tag || data` into `cv` (whose state
+/// is the chaining value after block `from - 1`, or IV) and returns the hash.
+#[inline]
+fn finish(p: Platform, mut cv: [u32; 8], tag: u8, data: &[u8], from: usize) -> Hash {
+    let nb = blocks_of(data);
+    for i in from..nb {
+        let (b, n) = block_of(tag, data, i);
+        let mut flags = 0;
+        if i == 0 {
+            flags |= CHUNK_START;
+        }
+        if i + 1 == nb {
+            flags |= CHUNK_END | ROOT;
+        }
+        p.compress_in_place(&mut cv, &b, n as u8, 0, flags);
+    }
+    le_bytes_from_words_32(&cv)
+}
+
+/// `blake3(tag || data)`.
+fn tagged(tag: u8, data: &[u8]) -> Hash {
+    if 1 + data.len() > CHUNK {
+        let mut h = blake3::Hasher::new();
+        h.update(&[tag]);
+        h.update(data);
+        return *h.finalize().as_bytes();
+    }
+    finish(platform(), IV, tag, data, 0)
+}
+
+/// `blake3(tag || inputs[i])` into `out[i]` for every `i`.
+fn tagged_many(tag: u8, inputs: &[&[u8]], out: &mut [Hash]) {
+    assert_eq!(inputs.len(), out.len(), "one output per input");
+    let p = platform();
+    // Messages of two or more blocks within one chunk: their first blocks (full, not the last)
+    // are compressed together.
+    let mut firsts: Vec<[u8; BLOCK]> = Vec::new();
+    let mut which: Vec<usize> = Vec::new();
+    for (i, d) in inputs.iter().enumerate() {
+        let len = 1 + d.len();
+        if len > BLOCK && len <= CHUNK {
+            firsts.push(block_of(tag, d, 0).0);
+            which.push(i);
+        } else {
+            out[i] = tagged(tag, d);
+        }
+    }
+    if firsts.is_empty() {
+        return;
+    }
+    let cvs = first_blocks(p, &firsts);
+    for (k, &i) in which.iter().enumerate() {
+        let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
+        out[i] = finish(p, words_from_le_bytes_32(cv), tag, inputs[i], 1);
+    }
+}
+
+/// `blake3(tag || pairs[i])` (65-byte messages) into `out[i]` for every `i`.
+fn pairs_many(tag: u8, pairs: &[[u8; 64]], out: &mut [Hash]) {
+    assert_eq!(pairs.len(), out.len(), "one output per input");
+    if pairs.is_empty() {
+        return;
+    }
+    let p = platform();
+    let firsts: Vec<[u8; BLOCK]> = pairs.iter().map(|d| block_of(tag, d, 0).0).collect();
+    let cvs = first_blocks(p, &firsts);
+    for (k, (d, o)) in pairs.iter().zip(out.iter_mut()).enumerate() {
+        let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
+        let mut cv = words_from_le_bytes_32(cv);
+        let mut last = [0u8; BLOCK];
+        last[0] = d[63];
+        p.compress_in_place(&mut cv, &last, 1, 0, CHUNK_END | ROOT);
+        *o = le_bytes_from_words_32(&cv);
+    }
+}
+
+/// Chaining values (32 bytes each, concatenated) after the first block of one-chunk messages
+/// of two or more blocks, whose first blocks are `firsts`.
+fn first_blocks(p: Platform, firsts: &[[u8; BLOCK]]) -> Vec<u8> {
+    let refs: Vec<&[u8; BLOCK]> = firsts.iter().collect();
+    let mut cvs = vec![0u8; 32 * firsts.len()];
+    p.hash_many::<BLOCK>(
+        &refs,
+        &IV,
+        0,
+        blake3::IncrementCounter::No,
+        0,
+        CHUNK_START,
+        0,
+        &mut cvs,
+    );
+    cvs
 }
 
 /// The state root: `blake3(ROOT_DOMAIN || op_count as u64 LE || mmr_root || bitmap_root)`.
@@ -127,6 +289,54 @@ mod tests {
         assert_ne!(mmr_node(&z, &z), bitmap_node(&z, &z));
         assert_ne!(mmr_leaf(&z), bitmap_leaf(&z));
         assert_ne!(mmr_bag(0, &[]), mmr_bag(1, &[]));
+    }
+
+    fn reference(tag: u8, data: &[u8]) -> Hash {
+        let mut m = vec![tag];
+        m.extend_from_slice(data);
+        *blake3::hash(&m).as_bytes()
+    }
+
+    #[test]
+    fn block_driven_hashes_equal_blake3() {
+        let data: Vec<u8> = (0..2100u32).map(|i| (i * 31 + 7) as u8).collect();
+        let lens: Vec<usize> = (0..200)
+            .chain([
+                254, 255, 256, 257, 510, 511, 512, 1000, 1022, 1023, 1024, 1025, 2100,
+            ])
+            .collect();
+        let inputs: Vec<&[u8]> = lens.iter().map(|&n| &data[..n]).collect();
+        let mut out = vec![[0u8; 32]; inputs.len()];
+        mmr_leaves(&inputs, &mut out);
+        for (d, o) in inputs.iter().zip(&out) {
+            assert_eq!(*o, reference(TAG_MMR_LEAF, d), "len {}", d.len());
+            assert_eq!(mmr_leaf(d), reference(TAG_MMR_LEAF, d), "len {}", d.len());
+        }
+        // Batches of every size up to a few SIMD widths, including empty.
+        for n in 0..40usize {
+            let pairs: Vec<[u8; 64]> = (0..n)
+                .map(|i| pair(&[i as u8; 32], &[(i * 7 + 1) as u8; 32]))
+                .collect();
+            let mut a = vec![[0u8; 32]; n];
+            let mut b = vec![[0u8; 32]; n];
+            mmr_nodes(&pairs, &mut a);
+            bitmap_nodes(&pairs, &mut b);
+            for (k, p) in pairs.iter().enumerate() {
+                assert_eq!(a[k], reference(TAG_MMR_NODE, p));
+                assert_eq!(b[k], reference(TAG_BITMAP_NODE, p));
+                let (l, r) = p.split_at(32);
+                let (l, r): (&Hash, &Hash) = (l.try_into().unwrap(), r.try_into().unwrap());
+                assert_eq!(mmr_node(l, r), a[k]);
+                assert_eq!(bitmap_node(l, r), b[k]);
+            }
+            let sub: Vec<&[u8]> = inputs.iter().copied().take(n).collect();
+            let mut c = vec![[0u8; 32]; sub.len()];
+            mmr_leaves(&sub, &mut c);
+            for (d, o) in sub.iter().zip(&c) {
+                assert_eq!(*o, reference(TAG_MMR_LEAF, d));
+            }
+        }
+        assert_eq!(bitmap_leaf(&[5; 32]), reference(TAG_BITMAP_LEAF, &[5; 32]));
     }
 
     #[test]

@@ -6,12 +6,19 @@
 //! MMR of `p` leaves ("pinned" nodes) are kept: that is exactly what proofs of leaves `>= p` and
 //! roots of sizes `>= p` need.
 
-use crate::hash::{Hash, mmr_bag, mmr_leaf, mmr_node};
+use crate::hash::{Hash, mmr_bag, mmr_leaf, mmr_node, mmr_nodes, pair};
 use std::collections::BTreeMap;
 
 /// Number of nodes of an MMR with `leaves` leaves (also the position of leaf number `leaves`).
 pub fn mmr_size(leaves: u64) -> u64 {
     2 * leaves - u64::from(leaves.count_ones())
+}
+
+/// Position of the node of height `h` covering leaves `[j * 2^h, (j + 1) * 2^h)`: in post-order
+/// it directly follows the leaf `e = (j + 1) * 2^h - 1` and the `h` ancestors of `e` below it.
+fn node_pos(h: u32, j: u64) -> u64 {
+    let e = ((j + 1) << h) - 1;
+    mmr_size(e) + u64::from(h)
 }
 
 /// The peaks of an MMR of `leaves` leaves, left to right: `(position, height)`.
@@ -181,6 +188,45 @@ impl Mmr {
         self.leaves += 1;
     }
 
+    /// Appends the leaf hashes `leaves` in order: exactly the nodes [`Mmr::push_leaf`] would
+    /// write one by one, with each height's new inner nodes (which are independent) hashed as
+    /// one batch.
+    pub fn push_leaves(&mut self, leaves: &[Hash]) {
+        let n0 = self.leaves;
+        let n1 = n0 + leaves.len() as u64;
+        self.nodes
+            .resize((mmr_size(n1) - self.base) as usize, [0; 32]);
+        for (k, leaf) in leaves.iter().enumerate() {
+            let p = node_pos(0, n0 + k as u64);
+            self.nodes[(p - self.base) as usize] = *leaf;
+        }
+        let mut pairs: Vec<[u8; 64]> = Vec::new();
+        let mut out: Vec<Hash> = Vec::new();
+        // New nodes of height `h`: `j` with `(j + 1) * 2^h` in `(n0, n1]`. A height without
+        // new nodes has none above it either (a new node's right child is new).
+        for h in 1..64u32 {
+            let (lo, hi) = (n0 >> h, n1 >> h);
+            if lo >= hi {
+                break;
+            }
+            pairs.clear();
+            pairs.extend((lo..hi).map(|j| {
+                pair(
+                    &self.node(node_pos(h - 1, 2 * j)),
+                    &self.node(node_pos(h - 1, 2 * j + 1)),
+                )
+            }));
+            out.clear();
+            out.resize(pairs.len(), [0; 32]);
+            mmr_nodes(&pairs, &mut out);
+            for (j, x) in (lo..hi).zip(&out) {
+                let p = node_pos(h, j);
+                self.nodes[(p - self.base) as usize] = *x;
+            }
+        }
+        self.leaves = n1;
+    }
+
     /// The peaks of the MMR as it was with `leaves` leaves (`pruned <= leaves <= self.leaves`).
     pub fn peaks_at(&self, leaves: u64) -> Vec<Hash> {
         debug_assert!(leaves >= self.pruned && leaves <= self.leaves);
@@ -308,6 +354,35 @@ mod tests {
                 assert!(!verify_leaf(n, loc, &leaf(loc + 1), &path, &peaks));
                 if loc + 1 < n {
                     assert!(!verify_leaf(n, loc + 1, &leaf(loc), &path, &peaks));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn batched_pushes_equal_single_pushes() {
+        for n0 in [0u64, 1, 2, 3, 7, 8, 13, 64, 100] {
+            for k in [0u64, 1, 2, 5, 16, 31, 77] {
+                let mut a = Mmr::default();
+                let mut b = Mmr::default();
+                for i in 0..n0 {
+                    a.push_leaf(leaf(i));
+                    b.push_leaf(leaf(i));
+                }
+                // Also from a pruned MMR (old left siblings come from the pinned peaks).
+                let mut c = a.clone();
+                c.prune(n0 / 2);
+                let ls: Vec<Hash> = (n0..n0 + k).map(leaf).collect();
+                for l in &ls {
+                    a.push_leaf(*l);
+                }
+                b.push_leaves(&ls);
+                c.push_leaves(&ls);
+                assert_eq!(a.nodes, b.nodes, "n0 {n0} k {k}");
+                assert_eq!(a.leaves(), b.leaves());
+                assert_eq!(a.root(), c.root(), "pruned n0 {n0} k {k}");
+                for loc in n0 / 2..n0 + k {
+                    assert_eq!(a.path(n0 + k, loc), c.path(n0 + k, loc));
                 }
             }
         }

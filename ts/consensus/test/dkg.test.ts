@@ -42,8 +42,18 @@ interface RunOptions {
   readonly silent?: ReadonlySet<string>;
   /** deliver in a pseudo-random order seeded by this, duplicating every third message */
   readonly shuffle?: number;
-  /** restart this node (by secret key) after the messages are delivered, then deliver again */
-  readonly restart?: { readonly secret: Buffer; readonly before?: () => void };
+  /**
+   * restart this node (by secret key) after the messages are delivered, then deliver again;
+   * `withoutShare`: it published its log before the crash and comes back without its previous
+   * share (so it cannot deal again), fed its own dealing as kept by `keepOwnDealing` unless
+   * `forgetOwn`
+   */
+  readonly restart?: {
+    readonly secret: Buffer;
+    readonly before?: () => void;
+    readonly withoutShare?: boolean;
+    readonly forgetOwn?: boolean;
+  };
   /** rewrite the agreed log list before finalizing */
   readonly agree?: (logs: Buffer[]) => Uint8Array[];
 }
@@ -69,7 +79,9 @@ function run(o: RunOptions): Run {
   const refusals = new Map<string, Map<string, string>>();
   /** every public message and dealing delivered to each node (a restarted node gets them again) */
   const inboxes = new Map<string, Envelope[]>();
-  const spawn = (id: string, secret: Buffer): DkgCeremony => {
+  /** each dealer-player's dealing to itself (`keepOwnDealing`) */
+  const own = new Map<string, { pub: Uint8Array; priv: Uint8Array }>();
+  const spawn = (id: string, secret: Buffer, withoutShare = false): DkgCeremony => {
     const me = pk(secret);
     const transport: DkgTransport = {
       broadcast: (m) => {
@@ -81,6 +93,7 @@ function run(o: RunOptions): Run {
       publishLog: (l) => {
         if (!o.silent?.has(id)) logs.push(Buffer.from(l));
       },
+      keepOwnDealing: (pub, priv) => void own.set(id, { pub, priv }),
     };
     const c = new DkgCeremony(
       {
@@ -90,7 +103,8 @@ function run(o: RunOptions): Run {
         dealers: dealerKeys,
         players: playerKeys,
         secretKey: secret,
-        previousShare: o.previous?.shares.get(id) ?? null,
+        previousShare: withoutShare ? null : (o.previous?.shares.get(id) ?? null),
+        dealing: !withoutShare,
       },
       transport,
     );
@@ -133,12 +147,21 @@ function run(o: RunOptions): Run {
     // fed the messages it had received (from the transport's store)
     o.restart.before?.();
     const id = hex(pk(o.restart.secret));
-    const c = spawn(id, o.restart.secret);
+    if (o.restart.withoutShare === true) (ceremonies.get(id) as DkgCeremony).closeDealing();
+    const c = spawn(id, o.restart.secret, o.restart.withoutShare === true);
+    const kept = own.get(id);
+    if (o.restart.withoutShare === true && o.restart.forgetOwn !== true && kept !== undefined) {
+      c.onPublicMessage(pk(o.restart.secret), kept.pub);
+      c.onDealing(pk(o.restart.secret), kept.priv);
+    }
     c.start();
     queue.push(...(inboxes.get(id) ?? []));
     drain();
   }
-  for (const d of dealerKeys) (ceremonies.get(hex(d)) as DkgCeremony).closeDealing();
+  for (const d of dealerKeys) {
+    const c = ceremonies.get(hex(d)) as DkgCeremony;
+    if (c.isDealer) c.closeDealing();
+  }
   const agreed = o.agree ? o.agree(logs) : logs;
   const results = new Map<string, DkgResult>();
   for (const p of playerKeys) results.set(hex(p), (ceremonies.get(hex(p)) as DkgCeremony).finalize(agreed));
@@ -355,6 +378,21 @@ describe("resharing", () => {
       () =>
         new DkgCeremony({ ...cfg, players: five.slice(1).map(pk), secretKey: me, dealing: false }, transport),
     ).toThrow(expect.objectContaining({ code: "ERR_DKG_NOT_PARTICIPANT" }));
+  });
+
+  it("a dealer-player restarted without its previous share gets the same share from its kept own dealing", () => {
+    // the first dealer in key order: its log is among the `required` ones finalization uses
+    const a = [...four].sort((p, q) => Buffer.compare(pk(p), pk(q)))[0] as Buffer;
+    const reference = run({ round: 6n, dealers: four, players: four, previous });
+    const want = reference.results.get(hex(pk(a)))?.share as Buffer;
+    const r = run({ round: 6n, dealers: four, players: four, previous, restart: { secret: a, withoutShare: true } });
+    expect(r.logs.map(hex).sort()).toEqual(reference.logs.map(hex).sort());
+    expect(agreed(r).output.equals(agreed(reference).output)).toBe(true);
+    expect(r.results.get(hex(pk(a)))?.share?.equals(want)).toBe(true);
+    // without it, nobody sends it that dealing again: it cannot finalize
+    expect(() =>
+      run({ round: 6n, dealers: four, players: four, previous, restart: { secret: a, withoutShare: true, forgetOwn: true } }),
+    ).toThrow(DkgError);
   });
 
   it("needs at least the previous threshold of dealers", () => {

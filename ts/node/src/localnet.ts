@@ -26,7 +26,12 @@ import { peerIdFromPrivateKey } from "@libp2p/peer-id";
 import { DEV_ACCOUNT_BALANCE, DEV_MNEMONIC, deriveDevKeys, FAUCET_BALANCE } from "./devnet/accounts.ts";
 import { readGenesisFile, writeGenesisFile } from "./devnet/genesis-file.ts";
 import { UNITS_PER_CBY } from "./params.ts";
-import type { KeyFile, NetworkFile, ValidatorFileConfig } from "./validator/config.ts";
+import {
+  dkgEpochBlocksProblem,
+  type KeyFile,
+  type NetworkFile,
+  type ValidatorFileConfig,
+} from "./validator/config.ts";
 
 export interface LocalnetOptions {
   validators: number;
@@ -283,7 +288,8 @@ one shared chain; prints each validator's JSON-RPC URL. Ctrl-C stops them all.
   --p2p-port PORT       validator i listens (QUIC/UDP) on PORT+i (default 30300)
   --block-time MS       pacing: one view every MS ms (default 1000; 0 = as fast as possible)
   --chain-id N          chain id of a new localnet (default 7778)
-  --epoch-blocks N      blocks per validator-set epoch of a new localnet (default 3600)
+  --epoch-blocks N      blocks per validator-set epoch of a new localnet (default 3600; at
+                        least 7 with a DKG, the shortest epoch a resharing fits in)
   --no-dkg              a new localnet without a genesis DKG output (dealer-dealt group, one
                         validator set for the network's life; default: DKG, sets per epoch)
   --log-level L         validator log level (default info); logs go to <dir>/v<i>/validator.log
@@ -349,6 +355,10 @@ export function parseLocalnetArgs(argv: readonly string[]): (LocalnetOptions & {
         throw new Error(`unknown option ${a} (see --help)`);
     }
   }
+  // with a DKG (the default) the chain reshares at epoch boundaries: the epochs must hold a ceremony
+  const problem =
+    o.dkg === false || o.epochBlocks === undefined ? null : dkgEpochBlocksProblem(o.epochBlocks);
+  if (problem !== null) throw new Error(`--epoch-blocks ${problem}; or use --no-dkg`);
   return o;
 }
 

@@ -12,7 +12,8 @@
  *
  * {@link ValidatorDirectory} keeps the result: a stable *peer index* per BLS key (network-file
  * validators keep their file positions 0..n−1; any other key gets the next free index the first
- * time it is asked about) and the peer id bound to each key. Its {@link ValidatorDirectory.entries}
+ * time it is asked about, and keeps it while it is bound or in use; indices of keys gone from
+ * both are recycled when the indices run out) and the peer id bound to each key. Its {@link ValidatorDirectory.entries}
  * are the p2p node's validator map (`P2pNode.setValidators`): who may send consensus frames, and
  * where consensus messages to a set member go.
  *
@@ -155,10 +156,18 @@ export function verifyAnnouncement(a: ValidatorAnnouncement, crypto: AnnounceCry
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 /**
- * Peer index ↔ BLS key ↔ peer id of validators. Invariants: a key's peer index never changes
- * (network-file validators are 0..n−1 in file order; other keys get n, n+1, … in the order
- * first asked about, at most `maxKeys` of them); a peer id is bound to at most one key; the
- * network file's bindings are fixed.
+ * Peer index ↔ BLS key ↔ peer id of validators. Invariants: network-file validators are
+ * 0..n−1 in file order, fixed; any other key gets a peer index the first time it is asked
+ * about (n, n+1, …, at most `maxKeys` of them at a time), and keeps it while it is bound to a
+ * peer or `inUse` says so; a peer id is bound to at most one key; the network file's bindings
+ * are fixed.
+ *
+ * Peer indices are recycled only when they run out: then the indices of keys that are neither
+ * fixed, bound, nor `inUse` (e.g. validators that left the set and withdrew, whose bindings
+ * were pruned) are released, lowest first reused. Without that, keys churning through the
+ * registry (each costs only a stake that comes back after unbonding) would exhaust the indices
+ * for good, and no later validator could be bound or routed to. Without an `inUse` predicate
+ * nothing is recycled (every index ever handed out may still be held by a caller).
  */
 export class ValidatorDirectory {
   private readonly indexByKey = new Map<string, number>();
@@ -166,10 +175,23 @@ export class ValidatorDirectory {
   private readonly keyByPeer = new Map<string, string>();
   private readonly fixedCount: number;
   private readonly maxKeys: number;
+  private readonly inUse: ((blsKey: Uint8Array) => boolean) | null;
+  /** released peer indices, ascending (reused lowest first) */
+  private readonly free: number[] = [];
   private next: number;
 
-  /** `fixed`: the network file's validators in file order (their keys and peer ids must be distinct). */
-  constructor(fixed: ReadonlyArray<{ blsKey: Uint8Array; peerId: string }>, maxKeys = 4_096) {
+  /**
+   * `fixed`: the network file's validators in file order (their keys and peer ids must be
+   * distinct). `inUse`: keys whose peer index a caller still holds although they may be unbound
+   * (the node: members of the epochs it runs, whose routing tables map consensus index → peer
+   * index); required for recycling.
+   */
+  constructor(
+    fixed: ReadonlyArray<{ blsKey: Uint8Array; peerId: string }>,
+    maxKeys = 4_096,
+    inUse: ((blsKey: Uint8Array) => boolean) | null = null,
+  ) {
+    this.inUse = inUse;
     fixed.forEach((v, i) => {
       const k = hex(v.blsKey);
       this.indexByKey.set(k, i);
@@ -186,15 +208,46 @@ export class ValidatorDirectory {
     return this.peerByKey.size - this.fixedCount;
   }
 
-  /** The stable peer index of `blsKey` (assigned on first use), or -1 once `maxKeys` keys are assigned. */
+  /**
+   * The peer index of `blsKey` (assigned on first use), or -1 when `maxKeys` keys hold one and
+   * none can be recycled ({@link recycle}).
+   */
   indexOf(blsKey: Uint8Array): number {
     const k = hex(blsKey);
     const known = this.indexByKey.get(k);
     if (known !== undefined) return known;
-    if (this.next - this.fixedCount >= this.maxKeys) return -1;
-    const i = this.next++;
+    if (this.free.length === 0 && this.next - this.fixedCount >= this.maxKeys) this.recycle();
+    let i: number;
+    if (this.free.length > 0) i = this.free.shift() as number;
+    else if (this.next - this.fixedCount < this.maxKeys) i = this.next++;
+    else return -1;
     this.indexByKey.set(k, i);
     return i;
+  }
+
+  /** Peer indices assigned to keys that are not the network file's (at most `maxKeys`). */
+  get assigned(): number {
+    return this.indexByKey.size - this.fixedCount;
+  }
+
+  /**
+   * Releases the peer indices of keys that are not the network file's, not bound to a peer and
+   * not `inUse`; returns how many. Called by {@link indexOf} when the indices ran out; a no-op
+   * without an `inUse` predicate.
+   */
+  recycle(): number {
+    const inUse = this.inUse;
+    if (inUse === null) return 0;
+    let n = 0;
+    for (const [k, i] of [...this.indexByKey]) {
+      if (i < this.fixedCount || this.peerByKey.has(k)) continue;
+      if (inUse(Uint8Array.from(Buffer.from(k, "hex")))) continue;
+      this.indexByKey.delete(k);
+      this.free.push(i);
+      n++;
+    }
+    this.free.sort((a, b) => a - b);
+    return n;
   }
 
   /** True if `blsKey` is one of the network file's validators. */
@@ -382,6 +435,9 @@ export class AnnouncementVerifier {
         if (!keep) this.addresses.delete(hex(k));
         return keep;
       });
+      // keys bound here no longer (pruned, or given up for another key on their peer)
+      for (const k of [...this.addresses.keys()])
+        if (dir.peerOf(Uint8Array.from(Buffer.from(k, "hex"))) === null) this.addresses.delete(k);
       if (dir.announced >= (this.d.maxBindings ?? 1_024)) return "full";
     }
     const r = dir.bind(a.blsKey, a.peerId, a.issuedAtMs);

@@ -185,6 +185,61 @@ describe("validator announcements", () => {
   });
 });
 
+describe("peer index exhaustion", () => {
+  /**
+   * Registry churn: in each round two fresh keys are registered and announced, and the previous
+   * round's keys have withdrawn (the registry no longer lists them). Key 9 is a member of an
+   * epoch the node runs (asked for by index, never announced). Returns the outcomes.
+   */
+  function churn(dir: ValidatorDirectory, rounds: number): string[] {
+    const registered = new Set<string>();
+    const v = new AnnouncementVerifier({
+      chainId: CHAIN,
+      crypto,
+      directory: dir,
+      registry: (_a, k) => (registered.has(Buffer.from(k).toString("hex")) ? "registered" : "unknown"),
+      maxBindings: 2,
+      now: () => 1_000_000,
+    });
+    expect(dir.indexOf(key(9).pk)).toBe(0);
+    const out: string[] = [];
+    for (let r = 0; r < rounds; r++) {
+      registered.clear();
+      const seeds = [10 + 2 * r, 11 + 2 * r];
+      for (const s of seeds) registered.add(Buffer.from(key(s).pk).toString("hex"));
+      seeds.forEach((s, i) => {
+        const peer = peers[i] as string;
+        v.validate(announce(s, addr(s), peer, 1_000 + r), peer);
+        out.push(v.last as string);
+      });
+    }
+    return out;
+  }
+
+  it("recycles the indices of keys neither bound nor in use once they run out: churn cannot exhaust them", () => {
+    const member = Buffer.from(key(9).pk).toString("hex");
+    const inUse = (k: Uint8Array) => Buffer.from(k).toString("hex") === member;
+    const dir = new ValidatorDirectory([], 3, inUse);
+    const out = churn(dir, 30);
+    expect(out.every((o) => o === "bound")).toBe(true);
+    expect(dir.assigned).toBeLessThanOrEqual(3);
+    // the member keeps its index throughout; the last round's keys hold the two others
+    expect(dir.indexOf(key(9).pk)).toBe(0);
+    expect(dir.entries().map((e) => e.index)).toEqual([1, 2]);
+    expect(dir.peerOf(key(10 + 2 * 29).pk)).toBe(peers[0]);
+    expect(dir.peerOf(key(11 + 2 * 29).pk)).toBe(peers[1]);
+    // with every index bound or in use, nothing is recycled and a new key gets none
+    expect(dir.indexOf(key(200).pk)).toBe(-1);
+    expect(dir.indexOf(key(9).pk)).toBe(0);
+  });
+
+  it("(without an in-use predicate indices are never recycled, and the same churn fills the directory)", () => {
+    const out = churn(new ValidatorDirectory([], 3), 30);
+    expect(out.slice(0, 2)).toEqual(["bound", "bound"]);
+    expect(out.at(-1)).toBe("full");
+  });
+});
+
 describe("validator announcements over gossip", () => {
   it("the receiver sees the publisher as origin; valid ones bind, invalid ones penalize", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cowboy-announce-"));

@@ -81,10 +81,11 @@ export class RpcDispatcher {
           ),
         );
       }
+      const parsed = await this.prepareBatch(body);
       const responses: JsonRpcResponse[] = [];
       // Sequential on purpose: requests of a batch are answered in order and see each other's effects.
       for (const request of body) {
-        const r = await this.handleOne(request, ctx);
+        const r = await this.handleOne(request, ctx, parsed);
         if (r !== null) responses.push(r);
       }
       return responses.length > 0 ? responses : null;
@@ -92,7 +93,46 @@ export class RpcDispatcher {
     return this.handleOne(body, ctx);
   }
 
-  private async handleOne(request: unknown, ctx: RequestContext): Promise<JsonRpcResponse | null> {
+  /**
+   * Calls the `prepare` hook of each method with a batch's valid requests of it (see
+   * {@link MethodSpec.prepare}); returns the parsed parameters by request so that they are not
+   * parsed twice.
+   */
+  private async prepareBatch(batch: readonly unknown[]): Promise<Map<unknown, readonly unknown[]>> {
+    const parsed = new Map<unknown, readonly unknown[]>();
+    const byMethod = new Map<MethodSpec<readonly Param<unknown>[]>, unknown[][]>();
+    for (const request of batch) {
+      if (typeof request !== "object" || request === null || Array.isArray(request)) continue;
+      const req = request as Record<string, unknown>;
+      if (req.jsonrpc !== "2.0" || typeof req.method !== "string") continue;
+      const spec = this.methods.get(req.method);
+      if (spec?.prepare === undefined) continue;
+      let args: unknown[];
+      try {
+        args = parseParams(spec.params, req.params) as unknown[];
+      } catch {
+        continue; // answered with its error when handled
+      }
+      parsed.set(request, args);
+      const list = byMethod.get(spec);
+      if (list === undefined) byMethod.set(spec, [args]);
+      else list.push(args);
+    }
+    for (const [spec, list] of byMethod) {
+      try {
+        await (spec.prepare as (l: readonly unknown[][]) => void | Promise<void>)(list);
+      } catch (err) {
+        this.options.logger?.error({ err }, "RPC batch preparation failed");
+      }
+    }
+    return parsed;
+  }
+
+  private async handleOne(
+    request: unknown,
+    ctx: RequestContext,
+    parsed: ReadonlyMap<unknown, readonly unknown[]> | null = null,
+  ): Promise<JsonRpcResponse | null> {
     if (typeof request !== "object" || request === null || Array.isArray(request)) {
       return failure(null, new RpcError(RpcErrorCode.INVALID_REQUEST, "invalid request: expected an object"));
     }
@@ -132,7 +172,9 @@ export class RpcDispatcher {
       );
     } else {
       try {
-        const args = parseParams(spec.params, req.params);
+        const args = (parsed?.get(request) ?? parseParams(spec.params, req.params)) as ReturnType<
+          typeof parseParams
+        >;
         const result = await spec.handler(args, ctx);
         response = { jsonrpc: "2.0", id: replyId, result: result === undefined ? null : result };
       } catch (err) {

@@ -25,6 +25,14 @@ export interface MethodSpec<P extends readonly Param<unknown>[] = readonly Param
   readonly params: P;
   readonly description: string;
   handler(args: ParamValues<P>, ctx: RequestContext): unknown | Promise<unknown>;
+  /**
+   * Optional work shared by the requests of one batch calling this method, done once before
+   * the batch's requests are handled (in order, one by one, as always) with the parsed
+   * arguments of every such request whose parameters are valid — e.g. verifying the
+   * signatures of all the batch's transactions at once. It must not change what any handler
+   * answers (only how fast); a throw or rejection is logged and ignored.
+   */
+  prepare?(argsList: readonly ParamValues<P>[]): void | Promise<void>;
 }
 
 /** Declares a method with typed parameters (keeps the handler's argument types inferred). */
@@ -32,8 +40,9 @@ export function method<const P extends readonly Param<unknown>[]>(
   description: string,
   params: P,
   handler: (args: ParamValues<P>, ctx: RequestContext) => unknown | Promise<unknown>,
+  prepare?: (argsList: readonly ParamValues<P>[]) => void | Promise<void>,
 ): MethodSpec<P> {
-  return { description, params, handler };
+  return prepare === undefined ? { description, params, handler } : { description, params, handler, prepare };
 }
 
 export interface RpcModule {

@@ -136,3 +136,60 @@ describe("RpcDispatcher", () => {
     expect(() => new RpcDispatcher([new TestModule(), new TestModule()])).toThrow(/registered twice/);
   });
 });
+
+describe("RpcDispatcher batch preparation", () => {
+  /** `test_put` appends to `log`; its `prepare` sees the batch's valid calls first. */
+  function prepared(opts: { failPrepare?: boolean } = {}) {
+    const log: string[] = [];
+    const module: RpcModule = {
+      methods: () => ({
+        test_put: method(
+          "appends a quantity",
+          [p.quantity("v")],
+          ([v]) => {
+            log.push(`put ${v}`);
+            return null;
+          },
+          async (list) => {
+            await Promise.resolve();
+            log.push(`prepare ${list.map(([v]) => String(v)).join(",")}`);
+            if (opts.failPrepare) throw new Error("prepare failed");
+          },
+        ),
+        test_other: method("no preparation", [], () => {
+          log.push("other");
+          return null;
+        }),
+      }),
+    };
+    return { log, dispatcher: new RpcDispatcher([module]) };
+  }
+  const call = (id: number, m: string, params: unknown[]) => ({ jsonrpc: "2.0", id, method: m, params });
+
+  it("calls prepare once with the valid requests of the batch, then each handler in order", async () => {
+    const { log, dispatcher } = prepared();
+    const out = (await dispatcher.handle(
+      [call(1, "test_put", ["0x1"]), call(2, "test_other", []), call(3, "test_put", ["nope"]), call(4, "test_put", ["0x2"])],
+      { transport: "http", connection: null },
+    )) as Array<{ id: number; error?: unknown }>;
+    expect(log).toEqual(["prepare 1,2", "put 1", "other", "put 2"]);
+    expect(out.map((r) => [r.id, r.error === undefined])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+      [4, true],
+    ]);
+  });
+
+  it("does not prepare single requests, and a failing prepare changes no answer", async () => {
+    const { log, dispatcher } = prepared({ failPrepare: true });
+    await dispatcher.handle(call(1, "test_put", ["0x5"]), { transport: "http", connection: null });
+    expect(log).toEqual(["put 5"]);
+    const out = (await dispatcher.handle([call(2, "test_put", ["0x6"])], {
+      transport: "http",
+      connection: null,
+    })) as Array<{ id: number; result: unknown }>;
+    expect(out).toEqual([{ jsonrpc: "2.0", id: 2, result: null }]);
+    expect(log).toEqual(["put 5", "prepare 6", "put 6"]);
+  });
+});

@@ -47,6 +47,14 @@ export interface DkgTransport {
   sendAck(dealer: Buffer, ack: Uint8Array): void;
   /** dealer → everyone (in production: a transaction putting the log on chain) */
   publishLog(log: Uint8Array): void;
+  /**
+   * Optional, a dealer that is also a player: my dealing to myself (the public commitment and
+   * my private share of it), called before it is processed locally. It is the one dealing no
+   * one sends me again, so a node that must derive its share after a restart without being able
+   * to deal again (previous share lost) keeps it with the dealings it received and feeds it back
+   * like theirs.
+   */
+  keepOwnDealing?(publicMessage: Uint8Array, privateMessage: Uint8Array): void;
 }
 
 export interface DkgCeremonyConfig extends DkgInfoConfig {
@@ -187,6 +195,7 @@ export class DkgCeremony {
     this.transport.broadcast(pub);
     for (const { player, message } of dealer.privateMessages()) {
       if (player.equals(me)) {
+        this.transport.keepOwnDealing?.(pub, message);
         this.onPublicMessage(me, pub);
         this.onDealing(me, message);
       } else {
@@ -244,8 +253,10 @@ export class DkgCeremony {
   }
 
   private deliverAck(dealer: Buffer, ack: Buffer): void {
-    if (this.me !== null && dealer.equals(this.me)) this.onAck(this.me, ack);
-    else this.transport.sendAck(dealer, ack);
+    if (this.me === null || !dealer.equals(this.me)) this.transport.sendAck(dealer, ack);
+    // my own dealing fed back before `start()` (or without dealing): acknowledged as a player;
+    // `start()` deals it again and records the acknowledgement then
+    else if (this.dealer !== null && this.log === null) this.onAck(this.me, ack);
   }
 
   /** A player's acknowledgement of my dealing arrived (dealer side). Throws `DkgError` for bad input. */

@@ -304,6 +304,12 @@ export class Mempool<T extends PoolTx> {
     basefee: Basefees;
     accountNonce: (sender: string) => bigint;
     laneBudget: Readonly<Record<Lane, bigint>>;
+    /**
+     * most transactions picked over all lanes (default: no limit): selection stops once it is
+     * reached, so the picks are a prefix of what an unlimited selection gives, lane by lane in
+     * priority order
+     */
+    maxTxs?: number;
   }): Record<Lane, T[]> {
     const picked: Record<Lane, T[]> = { system: [], timer: [], runner: [], user: [] };
     /** next nonce each sender needs, advanced as transactions are picked */
@@ -319,6 +325,7 @@ export class Mempool<T extends PoolTx> {
     const includable = (tx: T) =>
       tx.cycles.maxFee >= opts.basefee.cycle && tx.cells.maxFee >= opts.basefee.cell;
     let spill = 0n;
+    let room = opts.maxTxs ?? Number.POSITIVE_INFINITY;
     for (const lane of LANES) {
       let budget = opts.laneBudget[lane] + (lane === "user" ? spill : 0n);
       const before = (a: { tx: T; fee: bigint }, b: { tx: T; fee: bigint }) =>
@@ -334,10 +341,11 @@ export class Mempool<T extends PoolTx> {
           heap.push({ tx: head, fee: this.fee(head, opts.basefee) });
         }
       }
-      while (heap.size > 0) {
+      while (heap.size > 0 && room > 0) {
         const { tx } = heap.pop() as { tx: T; fee: bigint };
         if (tx.cycles.limit > budget) continue; // does not fit; the sender's later nonces wait too
         budget -= tx.cycles.limit;
+        room--;
         picked[lane].push(tx);
         nextNonce.set(tx.sender, tx.nonce + 1n);
         const following = headOf(tx.sender);

@@ -99,6 +99,8 @@ type Native = {
   txVerifyReason(bytes: Buffer): string | null;
   /** background batch verification (crates/napi/src/stf.rs); absent in older builds */
   txVerifyStart?(data: Buffer, ends: Uint32Array): { wait(): boolean[] };
+  /** batch verification on the libuv thread pool; absent in older builds */
+  txVerifyBatchAsync?(list: Buffer[]): Promise<boolean[]>;
 };
 let native: Native | null = null;
 /** The addon's secp256k1 verification (all cores); loaded on first use. */
@@ -311,6 +313,11 @@ export class Chain implements ChainApi {
    * decoded object it returned (weakly: an entry lives as long as the caller keeps the object).
    */
   private readonly admitted = new WeakMap<Transaction, Decoded>();
+  /**
+   * `preverify`'s decodings, keyed by the encoding's array object (weakly), so that the
+   * `checkTx` of the same array does not decode it again (the caller must not mutate it).
+   */
+  private readonly predecoded = new WeakMap<Uint8Array, { tx: Transaction; hash: Uint8Array; sigKey: string }>();
   private headHeader: BlockHeader;
   /** state version committed for height 0 */
   private readonly genesisVersion: bigint;
@@ -568,7 +575,7 @@ export class Chain implements ChainApi {
     let hash: Uint8Array;
     let sigKey: string;
     try {
-      ({ tx, hash, sigKey } = decodeTx(bytes));
+      ({ tx, hash, sigKey } = this.predecoded.get(bytes) ?? decodeTx(bytes));
     } catch (e) {
       throw new StfError("ERR_TX_DECODE", (e as Error).message, {
         cause: (e as { code?: string }).code ?? null,
@@ -612,6 +619,43 @@ export class Chain implements ChainApi {
         `instruction ${tx.instruction.kind} is not executable in this version`,
       );
     }
+  }
+
+  /**
+   * Verifies the signatures of many encoded transactions in one batch — with the addon, off the
+   * main thread (`txVerifyBatchAsync`: the event loop goes on meanwhile) — and remembers the
+   * valid ones, so that the `checkTx` of each, and the execution of a block holding the same
+   * bytes, does not verify them again. It decides nothing: validity is still `checkTx`'s
+   * (entries that do not decode, or whose signature is bad, are not remembered and `checkTx`
+   * reports them). Admission of a batch (an RPC batch, a gossiped batch) calls it first.
+   */
+  async preverify(list: readonly Uint8Array[]): Promise<void> {
+    const items: { bytes: Uint8Array; sigKey: string }[] = [];
+    for (const bytes of list) {
+      if (bytes.length > MAX_TX_SIZE) continue;
+      let sigKey: string;
+      try {
+        const d = decodeTx(bytes);
+        this.predecoded.set(bytes, d);
+        sigKey = d.sigKey;
+      } catch {
+        continue; // checkTx reports it
+      }
+      if (!this.verified.has(sigKey)) items.push({ bytes, sigKey });
+    }
+    if (items.length === 0) return;
+    const background = this.verifyBatch === nativeVerifyBatch ? nativeCodec().txVerifyBatchAsync : undefined;
+    const ok =
+      background === undefined
+        ? this.verifyBatch(items.map((i) => i.bytes))
+        : await background(items.map(({ bytes: b }) => Buffer.from(b.buffer, b.byteOffset, b.length)));
+    for (let i = 0; i < items.length; i++) if (ok[i] === true) this.rememberVerified((items[i] as { sigKey: string }).sigKey);
+  }
+
+  /** Adds a verified-signature cache entry (bounded: the oldest entries go first). */
+  private rememberVerified(id: string): void {
+    this.verified.set(id, true);
+    if (this.verified.size > VERIFIED_CACHE) this.verified.delete(this.verified.keys().next().value as string);
   }
 
   /** Signature checks, skipping (and then remembering) transactions verified before. */

@@ -7,9 +7,16 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Certificate, Proposal, Round } from "@cowboy/consensus";
-import { blockHash, encodeTransaction, signTransaction, zeroSignature } from "@cowboy/sdk";
+import { type Certificate, genesisDkg, loadNative, type Proposal, type Round } from "@cowboy/consensus";
+import {
+  addressFromSecretKey,
+  blockHash,
+  encodeTransaction,
+  signTransaction,
+  zeroSignature,
+} from "@cowboy/sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { secretKey } from "../../test/stf-helpers.ts";
 import { DEV_ACCOUNT_BALANCE, deriveDevKeys } from "../devnet/accounts.ts";
 import { openChain } from "../stf/open.ts";
 import type { GenesisConfig } from "../stf/types.ts";
@@ -232,5 +239,93 @@ describe("ChainApplication", () => {
     expect(d.app.verify(proposal(e1, carrying, d.app.digest(carrying)), carrying, beacon(6))).toBe(false);
     c.app.close();
     d.app.close();
+  });
+
+  it("reads a resharing ceremony at a finalized height while its store runs ahead of finality", () => {
+    const x = loadNative();
+    const secrets = [0, 1, 2, 3].map((i) => x.blsKeygen(Buffer.alloc(32, 40 + i)));
+    const operators = [0, 1, 2, 3].map((i) => secretKey(500 + i));
+    const dkg = genesisDkg(secrets, 99n);
+    const withGroup: GenesisConfig = {
+      chainId: 99n,
+      timestampMs: 1_000n,
+      accounts: operators.map((k) => ({ address: addressFromSecretKey(k), balance: DEV_ACCOUNT_BALANCE })),
+      validators: secrets.map((sk, i) => ({
+        address: addressFromSecretKey(operators[i] as Uint8Array),
+        blsKey: x.blsPublicKey(sk),
+        stake: 1_000n,
+        proofOfPossession: x.blsProofOfPossession(sk, 99n),
+      })),
+      // F(0) = 4: the set of epoch 1 is frozen in block 4 and ceremony 1 opens there
+      validatorParams: { minStake: 1_000n, epochBlocks: 8, downtimeWindow: 1_000, downtimeMaxMissed: 1_000 },
+      dkgOutput: dkg.output,
+    };
+    const exit = encodeTransaction(
+      signTransaction(
+        {
+          chainId: 99n,
+          nonce: 0n,
+          instruction: { kind: "exitValidator" }, // the set of epoch 1 loses a key: a resharing
+          cyclesLimit: 21_000n,
+          cellsLimit: 0n,
+          maxFeePerCycle: 20_000n,
+          maxFeePerCell: 20_000n,
+          maxPriorityFeePerCycle: 0n,
+          maxPriorityFeePerCell: 0n,
+          from: addressFromSecretKey(operators[0] as Uint8Array),
+          accessList: null,
+          metadata: new Uint8Array(0),
+          originTxHash: null,
+          originRemainingCycles: null,
+          originRemainingCells: null,
+          signature: zeroSignature(),
+          additionalSigners: [],
+        },
+        operators[0] as Uint8Array,
+      ),
+    );
+    const pool = [exit];
+    const app = new ChainApplication(
+      {
+        dataDir: join(root, "ceremony"),
+        genesis: withGroup,
+        proposer: proposers[0] as Uint8Array,
+        validators: proposers,
+        verifyCertificate: null,
+        candidates: () => pool.splice(0),
+        onFinalized: () => {},
+        now: () => 2_000,
+      },
+      Number.POSITIVE_INFINITY,
+    );
+    // blocks 1..5 proposed (executed, speculative); 1..3 final
+    let parent = { view: 0, digest: app.genesis, height: 0 };
+    let cert: Certificate | null = null;
+    const made: Array<{ p: Proposal; cb: ConsensusBlock }> = [];
+    for (let view = 1; view <= 5; view++) {
+      const round = { epoch: 0, view };
+      const out = app.propose(round, parent, beacon(view), cert);
+      if (out === null) throw new Error(`no proposal in view ${view}`);
+      const cb = out.block as ConsensusBlock;
+      const p = proposal(round, cb, out.digest);
+      made.push({ p, cb });
+      cert = certOf(p);
+      parent = { view, digest: out.digest, height: view };
+    }
+    expect(made[0]?.cb.block.transactions.length).toBe(1);
+    for (const { p, cb } of made.slice(0, 3)) app.finalized(p, cb, certOf(p));
+    expect(app.tip()).toBe(3);
+    expect(app.chain.head.height).toBe(5n);
+    // the head state (block 5) holds ceremony 1; the finalized state (block 3) does not yet
+    const atHead = app.chain.ceremony(1);
+    expect(atHead?.firstHeight).toBe(4);
+    expect(app.finalizedCeremony(1, 3)).toBeNull();
+    expect(app.finalizedCeremony(1, 4)).toBeNull(); // not final here
+    const m4 = made[3] as { p: Proposal; cb: ConsensusBlock };
+    app.finalized(m4.p, m4.cb, certOf(m4.p));
+    expect(app.finalizedCeremony(1, 4)).toEqual(atHead);
+    expect(app.finalizedCeremony(1, 3)).toBeNull(); // an older finalized state: read at its version
+    expect(app.finalizedCeremony(2, 4)).toBeNull();
+    app.close();
   });
 });

@@ -39,9 +39,10 @@ import {
 import { join } from "node:path";
 import type { Certificate, Proposal, Round } from "@cowboy/consensus";
 import type { ValidatorApplication } from "@cowboy/p2p";
-import { type BlockHeader, blockHash, bytesEqual, toHex } from "@cowboy/sdk";
+import { type BlockHeader, blockHash, bytesEqual, type Transaction, toHex } from "@cowboy/sdk";
 import type { Logger } from "../devnet/logger.ts";
 import type { Chain } from "../stf/chain.ts";
+import { type CeremonyRecord, readCeremony } from "../stf/dkg.ts";
 import { type ChainHandle, openChain } from "../stf/open.ts";
 import type { BlockResult, GenesisConfig } from "../stf/types.ts";
 import {
@@ -71,8 +72,12 @@ export interface ChainAppOptions {
   readonly proposer: Uint8Array;
   /** proposer addresses allowed in blocks (the validator set) */
   readonly validators: readonly Uint8Array[];
-  /** signed transactions to try in the next block, in preference order, given the store's head state */
-  readonly candidates: (chain: Chain) => Uint8Array[];
+  /**
+   * signed transactions to try in the next block, in preference order, given the store's head
+   * state: encodings, or the `{ tx, bytes }` that `chain.checkTx` returned (not decoded or
+   * verified again)
+   */
+  readonly candidates: (chain: Chain) => ReadonlyArray<Uint8Array | { tx: Transaction; bytes: Uint8Array }>;
   /** a block became final (called in chain order, once, after it is durable in finalized.log) */
   readonly onFinalized: (entry: FinalizedEntry, result: BlockResult) => void;
   readonly logger?: Logger | null;
@@ -631,6 +636,43 @@ export class ChainApplication implements ValidatorApplication {
     return e === undefined
       ? { view: 0, height: 0, digest: this.genesis }
       : { view: e.view, height: e.height, digest: e.digest };
+  }
+
+  /**
+   * Resharing ceremony `n` as of the state after finalized block `height` (≤ the finalized
+   * tip), read at the store version committed for that block: the store's head may be ahead of
+   * finality on a speculative branch, whose logs are not final. Null if the ceremony is not in
+   * that state, `height` is not a finalized height executed here, the store's head is unknown
+   * (a failed execution, until the next rebuild), or the version left the store's history window.
+   */
+  finalizedCeremony(n: number, height: number): CeremonyRecord | null {
+    if (this.dirty || !Number.isSafeInteger(height) || height < 0 || height > this.final.length) return null;
+    const state = this.handle.state;
+    const head = this.handle.chain.head.height;
+    const h = BigInt(height);
+    if (h > head) return null;
+    // one committed version per executed block: the head's is the latest
+    const version = state.version() - (head - h);
+    try {
+      return readCeremony(
+        {
+          get: (key) => state.getAt(version, key),
+          put: () => {
+            throw new ChainAppError("ERR_VALIDATOR_READ_ONLY", "a finalized state is read-only");
+          },
+          delete: () => {
+            throw new ChainAppError("ERR_VALIDATOR_READ_ONLY", "a finalized state is read-only");
+          },
+        },
+        n,
+      );
+    } catch (err) {
+      this.opts.logger?.debug(
+        { ceremony: n, height, err: (err as Error).message },
+        "cannot read a ceremony at a finalized height",
+      );
+      return null;
+    }
   }
 
   /** Finalized entry at `height` (≥ 1), or undefined. */

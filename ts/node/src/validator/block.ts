@@ -53,6 +53,17 @@ export interface ConsensusBlock {
   readonly version?: 1 | 2;
 }
 
+/**
+ * Most transactions a validator puts in a block it proposes (a proposer policy, not a validity
+ * rule: blocks from others may hold up to what the lane budgets allow). Every validator
+ * executes a proposal before voting on it, so a block's build + propagation + execution must
+ * fit well inside the leader and notarization timeouts even on a busy machine; a block at the
+ * lane budgets' limit (~3,400 transfers) did not on a 2-core host running 4–7 validators, and
+ * its view was nullified — after all that work — again and again while the mempool stayed
+ * full. Smaller blocks, proposed every view, keep the pipeline moving.
+ */
+export const PROPOSAL_MAX_TXS = 1_000;
+
 const VERSION = 2;
 const DOMAIN_V1 = Buffer.from("cowboy-cblock-v1");
 const DOMAIN_V2 = Buffer.from("cowboy-cblock-v2");

@@ -10,8 +10,13 @@ import { join } from "node:path";
 import { loadNative } from "@cowboy/consensus";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validatorConfigArg } from "../cowboyd.ts";
-import { COWBOYD, DEFAULT_LOCALNET, planLocalnet } from "../localnet.ts";
-import { readValidatorConfig, ValidatorConfigError } from "./config.ts";
+import { COWBOYD, DEFAULT_LOCALNET, parseLocalnetArgs, planLocalnet } from "../localnet.ts";
+import {
+  dkgEpochBlocksProblem,
+  MIN_DKG_EPOCH_BLOCKS,
+  readValidatorConfig,
+  ValidatorConfigError,
+} from "./config.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cowboy-validator-config-"));
 let paths: string[] = [];
@@ -161,6 +166,41 @@ describe("validator config files", () => {
     expect(fieldOf(variant({ network: (n) => (n.params = { maxValidators: 0 }) }))).toBe(
       "params.maxValidators",
     );
+  });
+
+  it("refuses epochs too short for a resharing ceremony on a chain with a DKG output", () => {
+    expect(MIN_DKG_EPOCH_BLOCKS).toBe(7);
+    // the generated network file has a dkgOutput
+    for (const epochBlocks of [1, 3, 4, 6])
+      expect(fieldOf(variant({ network: (n) => (n.params = { epochBlocks }) })), `E = ${epochBlocks}`).toBe(
+        "params.epochBlocks",
+      );
+    let err: unknown = null;
+    try {
+      variant({ network: (n) => (n.params = { epochBlocks: 6 }) })();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: "ERR_VALIDATOR_CONFIG", field: "params.epochBlocks" });
+    expect((err as Error).message).toMatch(/at least 7/);
+    for (const epochBlocks of [7, 8, 12])
+      expect(
+        (
+          variant({ network: (n) => (n.params = { epochBlocks }) })() as {
+            genesis: { validatorParams?: { epochBlocks?: number } };
+          }
+        ).genesis.validatorParams?.epochBlocks,
+      ).toBe(epochBlocks);
+    // without a DKG output there is no resharing: any epoch length
+    expect(dkgEpochBlocksProblem(6)).toMatch(/at least 7/);
+    expect(dkgEpochBlocksProblem(7)).toBeNull();
+    // cowboy localnet --epoch-blocks: the same bound with a DKG (the default), none with --no-dkg
+    expect(() => parseLocalnetArgs(["--epoch-blocks", "6"])).toThrow(/--epoch-blocks must be at least 7/);
+    expect(parseLocalnetArgs(["--epoch-blocks", "7"])).toMatchObject({ epochBlocks: 7 });
+    expect(parseLocalnetArgs(["--epoch-blocks", "3", "--no-dkg"])).toMatchObject({
+      epochBlocks: 3,
+      dkg: false,
+    });
   });
 
   it("refuses a key file that is not the validator's", () => {

@@ -208,6 +208,31 @@ function readJson(path: string): Record<string, unknown> {
   return o as Record<string, unknown>;
 }
 
+/**
+ * The shortest epoch (`params.epochBlocks`) in which a resharing ceremony can run on a chain with
+ * a DKG group (`dkgOutput`). Epoch e's ceremony opens at the freeze point F = e·E + ⌊E/2⌋ and
+ * takes dealer logs up to its last height L = (e+1)·E − 1, a window of W = L − F = ⌈E/2⌉ − 1
+ * blocks after the one that opened it. The DKG driver (dkg.ts) deals when F is final and closes
+ * dealing at the midpoint M = F + ⌊W/2⌋ at the latest; its log, submitted when M is final, must
+ * then be included in a block ≤ L, and the block after M may already be proposed by then (the
+ * next leader builds on a notarized, not yet final, parent). So the ceremony needs
+ * ⌊W/2⌋ ≥ 1 (a block for the acknowledgements) and W − ⌊W/2⌋ ≥ 2 (two blocks for the log to
+ * land): W ≥ 3, i.e. E ≥ 7. With E ≤ 4 the driver would close at F itself, before any
+ * acknowledgement, and every ceremony would fall back. Longer epochs leave room for
+ * resubmissions (every 3 blocks) and slow links; the default is 3,600.
+ */
+export const MIN_DKG_EPOCH_BLOCKS = 7;
+
+/**
+ * Why `epochBlocks` cannot run resharing ceremonies (see {@link MIN_DKG_EPOCH_BLOCKS}), or null
+ * if it can. Chains without a DKG group never reshare and may use any epoch length ≥ 1.
+ */
+export function dkgEpochBlocksProblem(epochBlocks: number): string | null {
+  return epochBlocks >= MIN_DKG_EPOCH_BLOCKS
+    ? null
+    : `must be at least ${MIN_DKG_EPOCH_BLOCKS} with a dkgOutput (${epochBlocks}-block epochs are too short for a resharing ceremony to collect acknowledgements and put its logs on chain)`;
+}
+
 /** Field readers over one parsed file; each throws a {@link ValidatorConfigError} naming the field. */
 class Fields {
   readonly file: string;
@@ -356,6 +381,12 @@ export function readNetworkFile(path: string): {
       throw f.bad("params.slashBps", "must be at most 10000 (100%)");
     if (raw.minStake !== undefined) params.minStake = f.decimal(raw.minStake, "params.minStake");
   }
+  // a chain with a group reshares at epoch boundaries: its epochs must hold a ceremony
+  const epochProblem =
+    dkgOutput === null
+      ? null
+      : dkgEpochBlocksProblem(params.epochBlocks ?? DEFAULT_VALIDATOR_PARAMS.epochBlocks);
+  if (epochProblem !== null) throw f.bad("params.epochBlocks", epochProblem);
   // the listed validators are the genesis set (and the whole set without dkgOutput): all must fit
   const cap = params.maxValidators ?? DEFAULT_VALIDATOR_PARAMS.maxValidators;
   if (validators.length > cap)

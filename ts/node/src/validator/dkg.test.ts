@@ -25,10 +25,12 @@ import type { Logger } from "../devnet/logger.ts";
 import { UNITS_PER_CBY } from "../params.ts";
 import { Chain } from "../stf/chain.ts";
 import { MemoryState } from "../stf/memory-state.ts";
+import { MIN_DKG_EPOCH_BLOCKS } from "./config.ts";
 import {
   bindingMessage,
   type CeremonyRecord,
   DKG_PEER_NAMESPACE,
+  type DkgChain,
   DkgDriver,
   type DkgGossipVerdict,
   type DkgNetwork,
@@ -52,6 +54,8 @@ interface LogTx {
   log: Uint8Array;
   /** operator key of the submitting validator */
   from: Uint8Array;
+  /** the finalized height when it was submitted (absent: include in the next block) */
+  submittedAt?: number;
 }
 
 /** The chain the drivers read, with blocks built by the test (every block is final at once). */
@@ -279,6 +283,18 @@ function makeValidator(i: number): Validator {
 }
 
 /**
+ * How a driver is (re)started: `lostGenesisShare`: it has no genesis share; `finalizedHeight`:
+ * its finalized tip; `chain` / `finalizedCeremony`: what it reads (default: the test chain,
+ * whose every block is final at once, and no separate finalized read).
+ */
+interface StartOptions {
+  lostGenesisShare?: boolean;
+  finalizedHeight?: number;
+  chain?: DkgChain;
+  finalizedCeremony?: (n: number, height: number) => CeremonyRecord | null;
+}
+
+/**
  * 4 genesis validators (genesis group from `genesisDkg`) and one that registers in block 1, so
  * the set of epoch 1 (frozen at F(0)) has 5 keys and ceremony 1 opens at F(0).
  */
@@ -292,8 +308,15 @@ class Net {
   /** validator transactions for the next block */
   readonly pendingTxs: Uint8Array[];
 
+  /**
+   * A log submitted when block h is final goes into block h + `inclusionDelay` at the earliest
+   * (default 1; 2 models a next block already proposed on a notarized parent).
+   */
+  private readonly inclusionDelay: number;
+
   /** `hub: false`: drivers are started by the caller on their own network ({@link startOn}) */
-  constructor(o: { epochBlocks: number; hub?: boolean }) {
+  constructor(o: { epochBlocks: number; hub?: boolean; inclusionDelay?: number }) {
+    this.inclusionDelay = o.inclusionDelay ?? 1;
     this.validators = [0, 1, 2, 3, 4].map(makeValidator);
     const founders = this.validators.slice(0, 4);
     const joiner = this.validators[4] as Validator;
@@ -306,21 +329,14 @@ class Net {
     if (o.hub !== false) for (const v of this.validators) this.start(v);
   }
 
-  /**
-   * Starts (or restarts, with the same data directory) a validator's driver on the hub;
-   * `o.lostGenesisShare`: it has no genesis share; `o.finalizedHeight`: its finalized tip.
-   */
-  start(v: Validator, o: { lostGenesisShare?: boolean; finalizedHeight?: number } = {}): DkgDriver {
+  /** Starts (or restarts, with the same data directory) a validator's driver on the hub. */
+  start(v: Validator, o: StartOptions = {}): DkgDriver {
     this.hub.online.add(v.peer);
     return this.startOn(v, this.hub.endpoint(v.peer), o);
   }
 
   /** Starts a validator's driver on `network`. */
-  startOn(
-    v: Validator,
-    network: DkgNetwork,
-    o: { lostGenesisShare?: boolean; finalizedHeight?: number } = {},
-  ): DkgDriver {
+  startOn(v: Validator, network: DkgNetwork, o: StartOptions = {}): DkgDriver {
     const g = o.lostGenesisShare ? undefined : this.genesis.shares.find((s) => s.publicKey.equals(v.key));
     const c: Counters = { ceremoniesStarted: 0, logsSubmitted: 0, sharesDerived: 0, failures: 0 };
     this.counters.set(v.name, c);
@@ -330,12 +346,14 @@ class Net {
       },
     });
     v.driver = new DkgDriver({
-      chain: this.chain.chain,
+      chain: o.chain ?? this.chain.chain,
+      // every block of the test chain is final at once: its state is the finalized state
+      finalizedCeremony: o.finalizedCeremony ?? ((n) => this.chain.chain.ceremony(n)),
       network,
       secretKey: v.secret,
       blsKey: v.key,
       submitLog: async (ceremony, log) => {
-        this.pool.push({ ceremony, log: Buffer.from(log), from: v.operator });
+        this.pool.push({ ceremony, log: Buffer.from(log), from: v.operator, submittedAt: this.chain.height });
       },
       dataDir: v.dir,
       finalizedHeight: o.finalizedHeight ?? this.chain.height,
@@ -363,7 +381,15 @@ class Net {
    */
   async block(beforeFlush?: () => void): Promise<number> {
     await Promise.resolve(); // let submitLog promises settle
-    const h = this.chain.block(this.pool.splice(0), this.pendingTxs.splice(0));
+    const next = this.chain.height + 1;
+    const due: LogTx[] = [];
+    for (let i = 0; i < this.pool.length; ) {
+      const l = this.pool[i] as LogTx;
+      if (l.submittedAt === undefined || l.submittedAt + this.inclusionDelay <= next)
+        due.push(...this.pool.splice(i, 1));
+      else i++;
+    }
+    const h = this.chain.block(due, this.pendingTxs.splice(0));
     for (const v of this.validators) v.driver?.onFinalized(h);
     beforeFlush?.();
     this.hub.flush();
@@ -644,6 +670,31 @@ describe("DkgDriver: faults", () => {
     for (const v of net.validators) expect(v.driver?.shareFor(1)).not.toBeNull();
   });
 
+  it("a dealer that is also a player restarts mid-ceremony without its previous share: same share (own dealing persisted)", async () => {
+    const reference = new Net({ epochBlocks: E });
+    await reference.runTo(15);
+    const want = reference.validators[1]?.driver?.shareFor(1);
+    expect(want).not.toBeNull();
+    for (const restartAt of [10, 17]) {
+      const net = new Net({ epochBlocks: E });
+      const v1 = net.validators[1] as Validator;
+      await net.runTo(9); // dealt at 8 (to itself too), its log is on chain
+      const file = join(v1.dir, "dkg", "dealings-1.json");
+      expect(statSync(file).mode & 0o777).toBe(0o600); // it holds secret dealings
+      const kept = JSON.parse(readFileSync(file, "utf8")) as Array<{ dealer: string }>;
+      expect(kept.map((d) => d.dealer)).toContain(hex(v1.key)); // its own among them
+      net.stop(v1);
+      await net.runTo(restartAt - 1);
+      // restarted without its genesis share (it cannot deal its polynomial again): mid-ceremony,
+      // or after the boundary (the share is derived lazily from the saved dealings)
+      const d = net.start(v1, { lostGenesisShare: true });
+      await net.runTo(restartAt);
+      await net.runTo(17);
+      expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
+      expect(d.shareFor(1), `restarted at ${restartAt}`).toEqual(want);
+    }
+  });
+
   it("a dealer that lost its previous share does not deal but still gets its new share", async () => {
     const net = new Net({ epochBlocks: E });
     const v0 = net.validators[0] as Validator;
@@ -773,6 +824,113 @@ describe("DkgDriver: faults", () => {
     await net.runTo(15);
     expect(net.chain.decided(1)).toEqual({ ok: true, revealed: [] });
     expect(victim.driver?.shareFor(1)).not.toBeNull();
+  });
+});
+
+/**
+ * The chain as a validator's store sees it when it runs ahead of finality: the head state shows
+ * `speculative` logs (in blocks that are not final) after the final ones of the real chain.
+ */
+class AheadChain implements DkgChain {
+  speculative: Uint8Array[] = [];
+  private readonly real: Chain;
+  constructor(real: Chain) {
+    this.real = real;
+  }
+  get chainId(): bigint {
+    return this.real.chainId;
+  }
+  validatorParams() {
+    return this.real.validatorParams();
+  }
+  private ahead(r: CeremonyRecord | null): CeremonyRecord | null {
+    return r === null || this.real.openCeremony()?.ceremony !== r.ceremony
+      ? r
+      : { ...r, logs: [...r.logs, ...this.speculative] };
+  }
+  openCeremony(): CeremonyRecord | null {
+    return this.ahead(this.real.openCeremony());
+  }
+  ceremony(n: number): CeremonyRecord | null {
+    return this.ahead(this.real.ceremony(n));
+  }
+  epochGroup(epoch: number): EpochGroup | null {
+    return this.real.epochGroup(epoch);
+  }
+}
+
+describe("DkgDriver: the shortest epoch (MIN_DKG_EPOCH_BLOCKS)", () => {
+  /**
+   * The slowest schedule the driver allows: a player is offline, so the dealers close only at
+   * the midpoint (revealing its dealing), and each log lands two blocks after it was submitted.
+   */
+  async function slowestCeremony(
+    epochBlocks: number,
+  ): Promise<{ ok: boolean; logs: number; refused: number }> {
+    const net = new Net({ epochBlocks, inclusionDelay: 2 });
+    net.stop(net.validators[4] as Validator);
+    const last = epochBlocks - 1; // ceremony 1's last block (it opened at F(0) = ⌊E/2⌋)
+    await net.runTo(last + 1); // a log submitted at the midpoint has landed (or missed) by then
+    return {
+      ok: net.chain.decided(1)?.ok === true,
+      logs: net.chain.chain.ceremony(1)?.logs.length ?? 0,
+      refused: net.chain.receipts.filter((r) => r === "ERR_DKG_NO_CEREMONY").length,
+    };
+  }
+
+  it(`holds the ceremony at ${MIN_DKG_EPOCH_BLOCKS} blocks; one block shorter every log comes too late`, async () => {
+    expect(await slowestCeremony(MIN_DKG_EPOCH_BLOCKS)).toEqual({ ok: true, logs: 4, refused: 0 });
+    // E = 6: F = 3, last = 5, midpoint 4: logs submitted at 4 land at 6, after the ceremony
+    expect(await slowestCeremony(MIN_DKG_EPOCH_BLOCKS - 1)).toEqual({ ok: false, logs: 0, refused: 4 });
+  });
+});
+
+describe("DkgDriver: a log in a block that is not final", () => {
+  /**
+   * Dealer v1's log is included in a speculative block (its head state shows it from block 9
+   * on) that is then dropped at 10, its transaction gone with it. Returns the logs the chain
+   * decided ceremony 1 with and v1's submissions.
+   */
+  async function droppedLog(
+    finalRead: boolean,
+  ): Promise<{ dealers: string[]; submitted: number; v1: string }> {
+    const net = new Net({ epochBlocks: E });
+    const v1 = net.validators[1] as Validator;
+    const ahead = new AheadChain(net.chain.chain);
+    net.stop(v1);
+    net.start(v1, {
+      chain: ahead,
+      // the real chain's state is the finalized one; the wrong read takes the head's
+      finalizedCeremony: finalRead ? (n) => net.chain.chain.ceremony(n) : (n) => ahead.ceremony(n),
+    });
+    await net.runTo(8); // F(0): every dealer closed and submitted
+    const mine = net.pool.findIndex((l) => hex(l.log.subarray(0, 48)) === hex(v1.key));
+    expect(mine).toBeGreaterThanOrEqual(0);
+    const [lost] = net.pool.splice(mine, 1) as [LogTx];
+    ahead.speculative = [lost.log]; // in the head's (speculative) block 9
+    await net.runTo(9);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(3);
+    expect(ahead.ceremony(1)?.logs.length).toBe(4);
+    await net.block(() => {
+      ahead.speculative = []; // that branch lost: block 10 is final without the log
+    });
+    await net.runTo(15);
+    const rec = net.chain.chain.ceremony(1) as CeremonyRecord;
+    const dealers = rec.logs.map((l) => hex(l.subarray(0, 48))).sort();
+    return { dealers, submitted: net.counters.get(v1.name)?.logsSubmitted ?? 0, v1: hex(v1.key) };
+  }
+
+  it("resubmits a log its head showed once that block is dropped, and its dealing counts", async () => {
+    const net = await droppedLog(true);
+    expect(net.submitted).toBe(2); // at 8, and again at 8 + 3 (not final by then)
+    expect(net.dealers.length).toBe(4);
+    expect(net.dealers).toContain(net.v1);
+  });
+
+  it("(the same run reading the head as final: the dealer stops resubmitting and its dealing is lost)", async () => {
+    const net = await droppedLog(false);
+    expect(net.submitted).toBe(1);
+    expect(net.dealers).not.toContain(net.v1);
   });
 });
 

@@ -11,8 +11,9 @@
  *   (`shareFor(e)`), sends every player its dealing directly, collects acknowledgements, closes
  *   dealing once every player acknowledged or at the midpoint height
  *   `firstHeight + ⌊(lastHeight − firstHeight)/2⌋`, and submits its signed log through
- *   `submitLog`; it resubmits if the log is not on chain a few blocks later (a duplicate is
- *   refused by the chain, so this is idempotent);
+ *   `submitLog`; it resubmits every few blocks until a log of its own is in the chain's
+ *   *finalized* state (`finalizedCeremony`: a log in a speculative block may vanish with it; a
+ *   duplicate is refused by the chain, so resubmitting is idempotent);
  * - **player** (a member of the set of `e+1`): verifies each dealing, acknowledges it, and after
  *   the boundary, once `chain.epochGroup(e+1).ceremony` is this ceremony, finalizes with the
  *   chain's log list (`chain.ceremony(n).logs`, the list the chain's own observer used) to
@@ -188,6 +189,15 @@ export interface DkgDriverOptions {
   readonly resendEveryBlocks?: number;
   /** resubmit a log not on chain after this many blocks (default 3) */
   readonly submitRetryBlocks?: number;
+  /**
+   * Ceremony `n` as of the state after finalized block `height` (the node reads its store at
+   * the version committed for that block; null if unknown there or no longer readable). A
+   * dealer decides that its log is on chain from this only: the chain's head may run ahead of
+   * finality, and a log in a speculative block that is later dropped must be submitted again.
+   * (`(n) => chain.ceremony(n)` is right only for a chain whose head never runs ahead of
+   * finality, e.g. one that applies finalized blocks only.)
+   */
+  readonly finalizedCeremony: (n: number, height: number) => CeremonyRecord | null;
   /**
    * The node's finalized height at construction (its finalized tip). Shares are derived only
    * once the ceremony's last block is final here (this, or a later `onFinalized`): the chain's
@@ -406,7 +416,8 @@ type Native = ReturnType<typeof loadNative>;
  *
  * ```ts sketch
  * const dkg = new DkgDriver({
- *   chain: () => app.chain, network: p2pDkgNetwork(running.node, log),
+ *   chain: () => app.chain, finalizedCeremony: (n, h) => app.finalizedCeremony(n, h),
+ *   network: p2pDkgNetwork(running.node, log),
  *   secretKey: signer.secretKey, blsKey, submitLog: (n, log) => sendDkgLogTx(n, log),
  *   dataDir, genesisShare, finalizedHeight: app.tip(), logger: log, metrics,
  * });
@@ -428,6 +439,7 @@ export class DkgDriver {
   private readonly metrics: DkgMetrics | null;
   private readonly resendEvery: number;
   private readonly retryBlocks: number;
+  private readonly finalizedCeremony: (n: number, height: number) => CeremonyRecord | null;
   private readonly x: Native;
   private readonly sessions = new Map<number, Session>();
   /** ceremonies finished here (or not mine): never restarted */
@@ -463,6 +475,7 @@ export class DkgDriver {
     this.metrics = o.metrics ?? null;
     this.resendEvery = Math.max(1, o.resendEveryBlocks ?? 2);
     this.retryBlocks = Math.max(1, o.submitRetryBlocks ?? 3);
+    this.finalizedCeremony = o.finalizedCeremony;
     this.lastHeight = o.finalizedHeight ?? -1;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -822,6 +835,17 @@ export class DkgDriver {
         if (s !== null) this.sendAck(s, Buffer.from(dealer), Buffer.from(ack));
       },
       publishLog: () => {},
+      // a dealer-player's dealing to itself: kept (persisted) like a received one, so that a
+      // restart that cannot deal again (previous share lost) still derives the same share
+      keepOwnDealing: (pub, priv) => {
+        const s = sRef.s;
+        if (s === null || !s.isPlayer) return;
+        const k = hex(this.blsKey);
+        const had = s.received.get(k);
+        if (had?.pub.equals(pub) && had.priv.equals(priv)) return;
+        s.received.set(k, { dealer: this.blsKey, pub: Buffer.from(pub), priv: Buffer.from(priv) });
+        if (!this.saveDealings(s)) s.received.delete(k);
+      },
     };
     let ceremony: DkgCeremony;
     try {
@@ -907,12 +931,17 @@ export class DkgDriver {
     const r = s.record;
     if (s.log === null) {
       const mid = r.firstHeight + Math.floor((r.lastHeight - r.firstHeight) / 2);
-      // a dealer that (re)started late gives players a few blocks to acknowledge again
-      const closeAt = Math.max(mid, Math.min(s.startHeight + this.resendEvery, r.lastHeight - 1));
+      // a dealer that (re)started after the ceremony opened gives players a few blocks to
+      // acknowledge again; one that started with it closes at the midpoint (in short epochs a
+      // later close would leave its log no block to land in, docs: MIN_DKG_EPOCH_BLOCKS)
+      const closeAt =
+        s.startHeight > r.firstHeight
+          ? Math.max(mid, Math.min(s.startHeight + this.resendEvery, r.lastHeight - 1))
+          : mid;
       if (s.ceremony.allAcked || height >= closeAt) this.closeAndSubmit(s, height);
       return;
     }
-    if (!s.onChain) this.refreshOnChain(s);
+    if (!s.onChain) this.refreshOnChain(s, height);
     if (s.onChain) return;
     if (s.submittedAt === null || height >= s.submittedAt + this.retryBlocks) this.submitLog(s, height);
   }
@@ -937,9 +966,24 @@ export class DkgDriver {
     this.submitLog(s, height);
   }
 
-  /** Marks my log on chain if the chain holds a log of mine for this ceremony. */
-  private refreshOnChain(s: Session): void {
-    const rec = this.chain.ceremony(s.n);
+  /**
+   * Marks my log on chain once the chain's state at the finalized `height` holds a log of mine
+   * for this ceremony. Never from the head state: a log in a block that is not final yet may
+   * vanish with its branch, and a dealer that stopped resubmitting would lose its dealing.
+   * Finalized logs only grow (a log stays where a final block put it), so the scan resumes at
+   * `chainLogsSeen`.
+   */
+  private refreshOnChain(s: Session, height: number): void {
+    let rec: CeremonyRecord | null;
+    try {
+      rec = this.finalizedCeremony(s.n, height);
+    } catch (err) {
+      this.log?.debug(
+        { ceremony: s.n, height, err: (err as Error).message },
+        "dkg: finalized logs unreadable",
+      );
+      return;
+    }
     if (rec === null) return;
     for (; s.chainLogsSeen < rec.logs.length; s.chainLogsSeen++) {
       const log = rec.logs[s.chainLogsSeen] as Uint8Array;

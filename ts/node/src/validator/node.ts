@@ -75,6 +75,7 @@ import {
 import { deriveDevKeys } from "../devnet/accounts.ts";
 import type { Logger } from "../devnet/logger.ts";
 import { Ledger } from "../ledger/index.ts";
+import { decodeTxGossip, TxGossipBatcher } from "../mempool/gossip.ts";
 import { Mempool } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
 import {
@@ -86,9 +87,9 @@ import {
 import type { Chain } from "../stf/index.ts";
 import type { BlockResult, CheckedTx, GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
-import { decodeConsensusBlock, encodeConsensusBlock } from "./block.ts";
+import { decodeConsensusBlock, encodeConsensusBlock, PROPOSAL_MAX_TXS } from "./block.ts";
 import type { ValidatorSettings } from "./config.ts";
-import { DkgDriver, p2pDkgNetwork } from "./dkg.ts";
+import { type CeremonyRecord, DkgDriver, p2pDkgNetwork } from "./dkg.ts";
 import { ValidatorMetrics } from "./metrics.ts";
 import { ValidatorRpcModule } from "./rpc.ts";
 
@@ -108,8 +109,13 @@ export interface DkgHooks extends EpochShares {
 
 /** What the node hands the factory of its DKG driver (the `DkgDriver` constructor's options). */
 export interface DkgDriverContext {
-  /** the node's chain (a getter: a state rebuild swaps the handle) */
+  /** the node's chain (a getter: a state rebuild swaps the handle); its head may be ahead of finality */
   readonly chain: () => Chain;
+  /**
+   * Ceremony `n` as of the state after finalized block `height` (`ChainApplication.finalizedCeremony`):
+   * what the driver uses to decide that its dealer log is on chain
+   */
+  readonly finalizedCeremony: (n: number, height: number) => CeremonyRecord | null;
   /** the p2p node (the driver adds its protocol) */
   readonly network: P2pNode;
   /** 32-byte BLS secret key */
@@ -145,6 +151,7 @@ export type ValidatorNodeConfig = Omit<ValidatorSettings, "logLevel"> & {
 export function defaultDkgDriver(ctx: DkgDriverContext): DkgHooks {
   return new DkgDriver({
     chain: () => ctx.chain(),
+    finalizedCeremony: ctx.finalizedCeremony,
     network: p2pDkgNetwork(ctx.network, ctx.logger),
     secretKey: ctx.secretKey,
     blsKey: ctx.blsKey,
@@ -268,6 +275,8 @@ export class ValidatorNode extends NodeChainBackend {
   private server: RpcServer | null = null;
   private urls: { http: string; ws: string } | null = null;
   private appendQueue: Promise<void> = Promise.resolve();
+  /** transactions admitted from clients, gossiped in batches (mempool/gossip.ts) */
+  private txGossip: TxGossipBatcher | null = null;
   private readonly log: Logger | null;
   private stopped = false;
   /** transactions finalized by this node since start */
@@ -303,6 +312,8 @@ export class ValidatorNode extends NodeChainBackend {
     const sorted = [...hexKeys].sort();
     this.directory = new ValidatorDirectory(
       config.validators.map((v) => ({ blsKey: v.blsPublicKey, peerId: v.peerId })),
+      undefined,
+      (key) => this.keyInUse(key),
     );
     this.scheme = new BlsScheme({
       chainId: config.genesis.chainId,
@@ -332,8 +343,10 @@ export class ValidatorNode extends NodeChainBackend {
             basefee: chain.nextBasefees(),
             accountNonce: (s) => chain.getAccount(Buffer.from(s.slice(2), "hex"))?.nonce ?? 0n,
             laneBudget: chain.txLaneBudgets(),
+            maxTxs: PROPOSAL_MAX_TXS,
           });
-          return LANES.flatMap((l) => picked[l].map((t) => t.bytes));
+          // the pool's entries are checkTx's { tx, bytes }: buildBlock neither decodes nor verifies them again
+          return LANES.flatMap((l) => picked[l]);
         },
         onFinalized: (entry, result) => this.onFinalized(entry, result),
         logger: this.log,
@@ -428,6 +441,29 @@ export class ValidatorNode extends NodeChainBackend {
       this.log?.error({ epoch, err: (err as Error).message }, "cannot sign in this epoch: following");
       return { scheme: verifier, me: -1, peers };
     }
+  }
+
+  /**
+   * True if `key` is a member of an epoch this node may still route by peer index: the sets of
+   * the epochs around the voter it runs and around its finalized tip (the previous epoch's
+   * retired voter, the current one, the next one whose early messages are kept). The peer
+   * directory recycles the indices of other unbound keys when it runs out of them.
+   */
+  private keyInUse(key: Uint8Array): boolean {
+    if (!this.epochs) return false; // one set for the network's life: the network file's
+    const chain = this.app.chain;
+    const tip = Math.floor((this.app.tip() + 1) / this.epochBlocks);
+    const running = this.running?.voters.epoch ?? tip;
+    const epochs = new Set([running - 1, running, running + 1, tip - 1, tip, tip + 1]);
+    for (const e of epochs) {
+      if (e < 0) continue;
+      try {
+        if (chain.validatorSet(e).some((m) => bytesEqual(m.blsKey, key))) return true;
+      } catch {
+        // pruned or not fixed yet
+      }
+    }
+    return false;
   }
 
   /** Opens ledger and state (rebuilding the state if needed) without starting anything. */
@@ -556,6 +592,7 @@ export class ValidatorNode extends NodeChainBackend {
         const index = shareIndexOf(c.signer.share);
         this.dkg = factory({
           chain: () => this.app.chain,
+          finalizedCeremony: (n, height) => this.app.finalizedCeremony(n, height),
           network: node,
           secretKey,
           blsKey: c.identity.blsPublicKey,
@@ -642,14 +679,34 @@ export class ValidatorNode extends NodeChainBackend {
       validate: (bytes) => this.onEvidenceGossip(bytes),
       deliver: () => {},
     });
+    this.txGossip = new TxGossipBatcher({
+      publish: (frame) => {
+        p2p.publish("tx", frame).catch((err: unknown) => {
+          this.log?.debug({ err: (err as Error).message }, "transaction gossip not sent");
+        });
+      },
+    });
     p2p.onGossip("tx", {
-      validate: (bytes) => {
+      validate: async (bytes) => {
+        let txs: Uint8Array[];
         try {
-          this.admit(bytes, false);
-          return "accept";
+          txs = decodeTxGossip(bytes);
         } catch {
-          return "ignore"; // stale (nonce used), already pooled, or invalid against our state
+          return "reject"; // a malformed frame
         }
+        // one batch verification of the signatures (every core), then each admission hits the cache
+        if (txs.length > 1) await this.app.chain.preverify(txs);
+        if (this.stopped) return "ignore";
+        let admitted = 0;
+        for (const tx of txs) {
+          try {
+            this.admit(tx, false);
+            admitted++;
+          } catch {
+            // stale (nonce used), already pooled, or invalid against our state
+          }
+        }
+        return admitted > 0 ? "accept" : "ignore";
       },
       deliver: () => {},
     });
@@ -955,6 +1012,7 @@ export class ValidatorNode extends NodeChainBackend {
     if (this.shareTimer !== null) clearInterval(this.shareTimer);
     if (this.announceTimer !== null) clearInterval(this.announceTimer);
     if (this.followTimer !== null) clearInterval(this.followTimer);
+    this.txGossip?.close();
     const r = this.running;
     if (r !== null) {
       r.voters.stop();
@@ -1184,13 +1242,11 @@ export class ValidatorNode extends NodeChainBackend {
     const { tx } = checked;
     const hash = toHex(checked.hash);
     if (this.mempool.has(hash)) return checked.hash;
+    // checkTx read the sender's account nonce in the same head state
     const chain = this.app.chain;
-    this.addToPool(this.poolEntry(checked), chain.getAccount(tx.from)?.nonce ?? 0n, chain.nextBasefees());
-    if (gossip && this.running !== null) {
-      this.running.node.publish("tx", checked.bytes).catch((err: unknown) => {
-        this.log?.debug({ err: (err as Error).message }, "transaction gossip not sent");
-      });
-    }
+    const accountNonce = checked.senderNonce ?? chain.getAccount(tx.from)?.nonce ?? 0n;
+    this.addToPool(this.poolEntry(checked), accountNonce, chain.nextBasefees());
+    if (gossip) this.txGossip?.add(checked.bytes);
     return checked.hash;
   }
 
@@ -1199,6 +1255,11 @@ export class ValidatorNode extends NodeChainBackend {
   async sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array> {
     if (this.stopped) throw new ValidatorError("ERR_VALIDATOR_STOPPING", "the node is shutting down");
     return this.admit(bytes, true);
+  }
+
+  /** An RPC batch of transactions: their signatures are verified at once (then admitted one by one). */
+  async prepareRawTransactions(list: readonly Uint8Array[]): Promise<void> {
+    if (!this.stopped) await this.app.chain.preverify(list);
   }
 
   protected get chain(): Chain {

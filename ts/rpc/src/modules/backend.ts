@@ -225,6 +225,12 @@ export interface ChainBackend {
   validator?(address: Uint8Array): ValidatorView | null;
   /** validates and admits a signed transaction; resolves to its hash */
   sendRawTransaction(bytes: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Optional: the signed transactions of one RPC batch, before they are sent one by one with
+   * {@link sendRawTransaction} — e.g. to verify all their signatures at once. Must not change
+   * what `sendRawTransaction` answers.
+   */
+  prepareRawTransactions?(list: readonly Uint8Array[]): void | Promise<void>;
   call(request: CallRequest, height: bigint): CallOutcome;
   estimateFee(request: FeeRequest): FeeEstimate;
   events(query: EventQuery): Promise<EventView[]>;

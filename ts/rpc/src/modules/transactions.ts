@@ -23,6 +23,9 @@ export class TransactionsModule implements RpcModule {
         "submit a signed transaction (canonical encoding); returns its hash",
         [p.data("transaction", { maxLength: MAX_TX_SIZE })],
         async ([bytes]) => data(await b.sendRawTransaction(bytes)),
+        b.prepareRawTransactions === undefined
+          ? undefined
+          : (list) => b.prepareRawTransactions?.(list.map(([bytes]) => bytes)),
       ),
       cowboy_getTransactionByHash: method(
         "a transaction, pending or included; null if unknown",
