@@ -9,14 +9,17 @@
  * - finality_p50_ms_{4,7}, finality_p99_ms_4: proposal (leader builds the block) to
  *   finalization (each validator delivers it), pooled over validators, at 1 s pacing
  *   (`minViewMs` 1000);
- * - blocks_per_s_unpaced_4: finalized blocks per second with no pacing;
+ * - blocks_per_s_unpaced_{4,7}: finalized blocks per second with no pacing;
  * - cert_verify_per_s_{4,7}, vote_verify_per_s: certificate (aggregate + bitmap + seed) and
  *   vote (signature + seed partial) verifications per second, BLS vs MacScheme.
- * committed_tx_per_s_4 needs the state transition and is not measured here.
+ * committed_tx_per_s_{4,7} need the state transition and validator processes: bench/consensus/tx-load.ts
+ * (run after this suite: it adds its metrics to the same results).
  *
- * Run: `node bench/consensus/suite.ts` (writes bench/results/consensus.json).
+ * Run: `node bench/consensus/suite.ts` (writes bench/results/consensus.json, keeping the
+ * committed_tx_per_s_* metrics of tx-load.ts).
  */
 import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +39,15 @@ import {
 import { ConsensusNetwork, createNode, loadOrCreateIdentity, type P2pNode, systemClock } from "@cowboy/p2p";
 import { peerIdFromPrivateKey } from "@libp2p/peer-id";
 import { memoryJournal, TOY_GENESIS, ToyChain, toyBlockCodec } from "../../ts/p2p/test/toy-chain.ts";
-import { compare, type Metric, opsPerSecond, type Sample, summarize, writeSuite } from "../lib/report.ts";
+import {
+  compare,
+  type Metric,
+  opsPerSecond,
+  RESULTS_DIR,
+  type Sample,
+  summarize,
+  writeSuite,
+} from "../lib/report.ts";
 
 function schemesFor(kind: "bls" | "mac", n: number): SigningScheme[] {
   if (kind === "mac") {
@@ -221,17 +232,33 @@ export async function run(): Promise<Metric[]> {
     mac: await runNetwork("mac", 7, 1_000, 3_000, 20_000),
   };
   metrics.push(...latencyMetrics(7, paced7.bls, paced7.mac, true));
-  const rates = { bls: [] as number[], mac: [] as number[] };
-  for (let r = 0; r < 3; r++) {
-    rates.bls.push((await runNetwork("bls", 4, 0, 2_000, 5_000)).blocksPerSecond);
-    rates.mac.push((await runNetwork("mac", 4, 0, 2_000, 5_000)).blocksPerSecond);
+  for (const n of [4, 7]) {
+    const rates = { bls: [] as number[], mac: [] as number[] };
+    for (let r = 0; r < 3; r++) {
+      rates.bls.push((await runNetwork("bls", n, 0, 2_000, 5_000)).blocksPerSecond);
+      rates.mac.push((await runNetwork("mac", n, 0, 2_000, 5_000)).blocksPerSecond);
+    }
+    metrics.push(
+      compare(
+        `blocks_per_s_unpaced_${n}`,
+        "1/s",
+        true,
+        summarize(rates.bls),
+        "mac-scheme",
+        summarize(rates.mac),
+      ),
+    );
   }
-  metrics.push(
-    compare("blocks_per_s_unpaced_4", "1/s", true, summarize(rates.bls), "mac-scheme", summarize(rates.mac)),
-  );
   return metrics;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeSuite("consensus", await run());
+  // keep tx-load.ts's metrics (committed_tx_per_s_*) of an earlier run
+  const path = join(RESULTS_DIR, "consensus.json");
+  const previous: Metric[] = existsSync(path)
+    ? (JSON.parse(readFileSync(path, "utf8")) as { metrics: Metric[] }).metrics
+    : [];
+  const measured = await run();
+  const names = new Set(measured.map((m) => m.name));
+  writeSuite("consensus", [...measured, ...previous.filter((m) => !names.has(m.name))]);
 }

@@ -178,6 +178,8 @@ pub struct Vm {
     /// The heap bytes the shared built-ins namespace's key strings charge, charged to this VM
     /// as if it had built them (credited back when the VM is dropped).
     pub(crate) _prelude_acct: heap::Acct,
+    /// Class attribute lookups shared by all call sites (see [`MethodCache`]).
+    pub(crate) method_cache: MethodCache,
 }
 
 impl std::fmt::Debug for Vm {
@@ -185,6 +187,49 @@ impl std::fmt::Debug for Vm {
         f.debug_struct("Vm")
             .field("frames", &self.frames.len())
             .finish()
+    }
+}
+
+/// One entry of [`MethodCache`]: the str key with hash `h` is absent from the first
+/// `depth - 1` dicts of a class and its MRO and lives at `slot` of dict number `depth - 1`,
+/// where `vers[..depth]` are the versions those dicts had (`vers[0]`: the class's own dict).
+/// `depth == 0` means empty.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct MethodEntry {
+    h: u64,
+    vers: [u64; 3],
+    slot: u32,
+    depth: u8,
+}
+
+/// A direct-mapped cache of class attribute lookups behind the per-instruction inline caches,
+/// indexed by (class dict version, name hash), so call sites that see several classes (a
+/// polymorphic `t.run()`) find their methods without walking the MRO.
+///
+/// A hit is exact: the entry's versions pin the key layout of every dict the lookup consults
+/// (versions are never reused for a different layout, see [`Dict::version`]), and the key at
+/// the recorded slot is compared with the name, so the entry can only describe this name (two
+/// names with equal hashes cannot both match the one key). The value is read from the slot.
+/// Misses are not cached. Which entry a lookup uses depends only on version tags and hashes
+/// (deterministic counters), and a hit gives exactly the uncached result either way.
+#[derive(Debug, Default)]
+pub(crate) struct MethodCache {
+    entries: std::cell::OnceCell<Box<[Cell<MethodEntry>]>>,
+}
+
+impl MethodCache {
+    /// Number of entries (a power of two).
+    const SIZE: usize = 256;
+
+    /// The entry for a class whose own dict has version `v0` and a name with hash `h`
+    /// (allocated on first use, so VMs that never look up a method pay nothing).
+    #[inline]
+    fn entry(&self, v0: u64, h: u64) -> &Cell<MethodEntry> {
+        let t = self.entries.get_or_init(|| {
+            vec![Cell::new(MethodEntry::default()); Self::SIZE].into_boxed_slice()
+        });
+        let x = (v0 ^ h.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        &t[(x >> 56) as usize & (Self::SIZE - 1)]
     }
 }
 
@@ -240,6 +285,7 @@ impl Vm {
             actor: None,
             finalize: Rc::new(FinalizeQueue::default()),
             _prelude_acct: heap::Acct::new(prelude_bytes),
+            method_cache: MethodCache::default(),
         }
     }
 
@@ -2901,6 +2947,27 @@ impl Vm {
                 return Some(e.value.clone_fast());
             }
         }
+        // Second level: the VM's method cache (polymorphic sites miss the inline cache).
+        let v0 = cls.dict.borrow().version();
+        let mc = self.method_cache.entry(v0, h);
+        let e = mc.get();
+        if e.depth >= 1 && e.h == h && e.vers[0] == v0 {
+            let k = e.depth as usize - 1;
+            if (1..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == e.vers[j]))
+                && let Some(d) = level(k)
+                && let Some(en) = d.dict.borrow().slot(e.slot as usize)
+                && crate::dict::str_key_eq(&en.key, name)
+            {
+                cell.set(crate::bytecode::InlineCache {
+                    vers: e.vers,
+                    slot: e.slot,
+                    depth: e.depth,
+                    miss: false,
+                    hint: c.hint,
+                });
+                return Some(en.value.clone_fast());
+            }
+        }
         let mut vers = [0u64; 3];
         for j in 0..=cls.mro.len() {
             let d = level(j)?.dict.borrow();
@@ -2915,6 +2982,12 @@ impl Vm {
                         depth: (j + 1) as u8,
                         miss: false,
                         hint: c.hint,
+                    });
+                    mc.set(MethodEntry {
+                        h,
+                        vers,
+                        slot: slot as u32,
+                        depth: (j + 1) as u8,
                     });
                 }
                 return d.slot(slot).map(|e| e.value.clone());
@@ -3215,9 +3288,6 @@ impl Vm {
     }
 }
 
-/// True when calling `code` with `argc` positional arguments binds them straight to the
-/// first `argc` locals (what `bind_args` does on its fast path) and runs a plain frame.
-#[inline]
 /// Extend fast locals with unbound (`None`) slots up to `n` (what `resize(n, None)` does,
 /// inline: calls add only the few non-parameter locals).
 #[inline(always)]
@@ -3227,6 +3297,9 @@ fn pad_locals(locals: &mut Vec<Option<Value>>, n: usize) {
     }
 }
 
+/// True when calling `code` with `argc` positional arguments binds them straight to the
+/// first `argc` locals (what `bind_args` does on its fast path) and runs a plain frame.
+#[inline]
 fn simple_positional(code: &Code, argc: u32) -> bool {
     code.kind != CodeKind::Generator
         && !code.varargs

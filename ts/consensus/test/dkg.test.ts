@@ -385,13 +385,25 @@ describe("resharing", () => {
     const a = [...four].sort((p, q) => Buffer.compare(pk(p), pk(q)))[0] as Buffer;
     const reference = run({ round: 6n, dealers: four, players: four, previous });
     const want = reference.results.get(hex(pk(a)))?.share as Buffer;
-    const r = run({ round: 6n, dealers: four, players: four, previous, restart: { secret: a, withoutShare: true } });
+    const r = run({
+      round: 6n,
+      dealers: four,
+      players: four,
+      previous,
+      restart: { secret: a, withoutShare: true },
+    });
     expect(r.logs.map(hex).sort()).toEqual(reference.logs.map(hex).sort());
     expect(agreed(r).output.equals(agreed(reference).output)).toBe(true);
     expect(r.results.get(hex(pk(a)))?.share?.equals(want)).toBe(true);
     // without it, nobody sends it that dealing again: it cannot finalize
     expect(() =>
-      run({ round: 6n, dealers: four, players: four, previous, restart: { secret: a, withoutShare: true, forgetOwn: true } }),
+      run({
+        round: 6n,
+        dealers: four,
+        players: four,
+        previous,
+        restart: { secret: a, withoutShare: true, forgetOwn: true },
+      }),
     ).toThrow(DkgError);
   });
 

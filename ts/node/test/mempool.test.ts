@@ -148,3 +148,39 @@ describe("Mempool selection (§6.4, §17.9)", () => {
     expect(pool.ofSender("0xa")).toEqual([a[2]]);
   });
 });
+
+describe("Mempool selection with a transaction cap (proposal size policy)", () => {
+  it("picks a prefix of the uncapped selection, lanes in priority order, the same every time", () => {
+    const pool = new Mempool();
+    const sys = tx("0xs", 0n, { lane: "system", limit: 10n });
+    const users = ["0xa", "0xb", "0xc"].flatMap((s, i) =>
+      [0n, 1n, 2n].map((n) => tx(s, n, { tip: BigInt(100 * (i + 1)) + n })),
+    );
+    for (const t of [...users].reverse()) pool.add(t, ctx());
+    pool.add(sys, ctx());
+    const sel = (maxTxs?: number) =>
+      pool.select({
+        basefee: BASE,
+        accountNonce: () => 0n,
+        laneBudget: LANE_CYCLE_BUDGET,
+        ...(maxTxs === undefined ? {} : { maxTxs }),
+      });
+    const all = sel();
+    const order = [...all.system, ...all.user].map((t) => t.hash);
+    expect(order.length).toBe(10);
+    for (const cap of [0, 1, 4, 9, 10, 50]) {
+      const capped = sel(cap);
+      const got = [...capped.system, ...capped.user].map((t) => t.hash);
+      expect(got).toEqual(order.slice(0, cap));
+      expect([...sel(cap).system, ...sel(cap).user].map((t) => t.hash)).toEqual(got);
+    }
+    // the system lane goes first: a cap of 1 takes it
+    expect(sel(1).system).toEqual([sys]);
+    // per sender, still in nonce order with no gap
+    const four = sel(4).user;
+    for (const s of ["0xa", "0xb", "0xc"]) {
+      const nonces = four.filter((t) => t.sender === s).map((t) => t.nonce);
+      expect(nonces).toEqual(nonces.map((_, i) => BigInt(i)));
+    }
+  });
+});

@@ -76,12 +76,12 @@ export class RpcServer {
     app.register(async (scoped) => {
       scoped.post("/", async (req, reply) => {
         const text = typeof req.body === "string" ? req.body : "";
-        const cost = requestCost(text);
+        const message = parseMessage(text);
         reply.type("application/json");
-        if (!this.limiter.take(`ip:${req.ip}`, cost)) {
+        if (!this.limiter.take(`ip:${req.ip}`, message.cost)) {
           return reply.code(429).send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded"));
         }
-        const answer = await this.dispatcher.handleText(text, { transport: "http", connection: null });
+        const answer = await this.answer(message, text, { transport: "http", connection: null });
         return reply.send(answer ?? "");
       });
 
@@ -102,11 +102,12 @@ export class RpcServer {
         const client = `ws:${connection.id}`;
         socket.on("message", async (raw: Buffer) => {
           const text = raw.toString("utf8");
-          if (!this.limiter.take(client, requestCost(text))) {
+          const message = parseMessage(text);
+          if (!this.limiter.take(client, message.cost)) {
             socket.send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded"));
             return;
           }
-          const answer = await this.dispatcher.handleText(text, { transport: "ws", connection });
+          const answer = await this.answer(message, text, { transport: "ws", connection });
           if (answer !== null && socket.readyState === socket.OPEN) socket.send(answer);
         });
         socket.on("close", () => {
@@ -115,6 +116,17 @@ export class RpcServer {
         });
       });
     });
+  }
+
+  /** The dispatcher's answer to a message parsed once by {@link parseMessage} (its text if it is not JSON). */
+  private async answer(
+    message: ParsedMessage,
+    text: string,
+    ctx: Parameters<RpcDispatcher["handle"]>[1],
+  ): Promise<string | null> {
+    if (!message.ok) return this.dispatcher.handleText(text, ctx); // answers the parse error
+    const response = await this.dispatcher.handle(message.body, ctx);
+    return response === null ? null : JSON.stringify(response);
   }
 
   /** Starts listening; resolves to the HTTP and WebSocket URLs actually bound. */
@@ -130,14 +142,19 @@ export class RpcServer {
   }
 }
 
-/** Rate-limit cost of a message: the number of requests in it (a batch costs its length). */
-function requestCost(text: string): number {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith("[")) return 1;
+/** A message parsed once: its JSON (if it is JSON) and its rate-limit cost. */
+type ParsedMessage = { ok: true; body: unknown; cost: number } | { ok: false; cost: number };
+
+/**
+ * Parses a message once for the rate limiter and the dispatcher. Cost: the number of requests
+ * in it (a batch costs its length; anything else, JSON or not, 1).
+ */
+function parseMessage(text: string): ParsedMessage {
+  let body: unknown;
   try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+    body = JSON.parse(text);
   } catch {
-    return 1;
+    return { ok: false, cost: 1 };
   }
+  return { ok: true, body, cost: Array.isArray(body) ? Math.max(1, body.length) : 1 };
 }

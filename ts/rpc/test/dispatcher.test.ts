@@ -169,7 +169,12 @@ describe("RpcDispatcher batch preparation", () => {
   it("calls prepare once with the valid requests of the batch, then each handler in order", async () => {
     const { log, dispatcher } = prepared();
     const out = (await dispatcher.handle(
-      [call(1, "test_put", ["0x1"]), call(2, "test_other", []), call(3, "test_put", ["nope"]), call(4, "test_put", ["0x2"])],
+      [
+        call(1, "test_put", ["0x1"]),
+        call(2, "test_other", []),
+        call(3, "test_put", ["nope"]),
+        call(4, "test_put", ["0x2"]),
+      ],
       { transport: "http", connection: null },
     )) as Array<{ id: number; error?: unknown }>;
     expect(log).toEqual(["prepare 1,2", "put 1", "other", "put 2"]);

@@ -142,7 +142,8 @@ export class TxGossipBatcher {
 
   /** Drops what is waiting and the timer (the node stops). */
   close(): void {
-    if (this.timer !== null) (this.opts.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>)))(this.timer);
+    if (this.timer !== null)
+      (this.opts.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>)))(this.timer);
     this.timer = null;
     this.pending = [];
     this.bytes = HEADER;

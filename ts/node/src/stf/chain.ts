@@ -317,7 +317,10 @@ export class Chain implements ChainApi {
    * `preverify`'s decodings, keyed by the encoding's array object (weakly), so that the
    * `checkTx` of the same array does not decode it again (the caller must not mutate it).
    */
-  private readonly predecoded = new WeakMap<Uint8Array, { tx: Transaction; hash: Uint8Array; sigKey: string }>();
+  private readonly predecoded = new WeakMap<
+    Uint8Array,
+    { tx: Transaction; hash: Uint8Array; sigKey: string }
+  >();
   private headHeader: BlockHeader;
   /** state version committed for height 0 */
   private readonly genesisVersion: bigint;
@@ -649,13 +652,15 @@ export class Chain implements ChainApi {
       background === undefined
         ? this.verifyBatch(items.map((i) => i.bytes))
         : await background(items.map(({ bytes: b }) => Buffer.from(b.buffer, b.byteOffset, b.length)));
-    for (let i = 0; i < items.length; i++) if (ok[i] === true) this.rememberVerified((items[i] as { sigKey: string }).sigKey);
+    for (let i = 0; i < items.length; i++)
+      if (ok[i] === true) this.rememberVerified((items[i] as { sigKey: string }).sigKey);
   }
 
   /** Adds a verified-signature cache entry (bounded: the oldest entries go first). */
   private rememberVerified(id: string): void {
     this.verified.set(id, true);
-    if (this.verified.size > VERIFIED_CACHE) this.verified.delete(this.verified.keys().next().value as string);
+    if (this.verified.size > VERIFIED_CACHE)
+      this.verified.delete(this.verified.keys().next().value as string);
   }
 
   /** Signature checks, skipping (and then remembering) transactions verified before. */

@@ -36,8 +36,9 @@
  * dealing again. Files under `<dataDir>/dkg/` (mode 0600, written to a temporary file, fsynced,
  * renamed, directory fsynced): `share-<n>.json` (a derived share), `dealings-<n>.json` (dealings
  * a player acknowledged, persisted before the acknowledgement is sent: a log that says "acked"
- * must be answerable after a crash), `log-<n>.bin` (a dealer's closed log, resubmitted after a
- * restart instead of dealing anew).
+ * must be answerable after a crash; a dealer-player's dealing to itself too, which nobody sends
+ * it again and which it cannot deal again if its previous share is gone), `log-<n>.bin` (a
+ * dealer's closed log, resubmitted after a restart instead of dealing anew).
  *
  * Bounded input: frames for a ceremony that is not open here, from keys that are not its
  * dealers/players, whose binding does not verify, or larger than the limits are dropped; bad
