@@ -12,9 +12,10 @@
  * validators (client c → validator c mod n, carrying the senders s ≡ c mod CONNECTIONS in
  * nonce order), each sending JSON-RPC batches of {@link BATCH} `cowboy_sendRawTransaction`
  * (the dispatcher's `maxBatch`) with {@link WINDOW} batches in flight, paced under the RPC
- * server's per-client rate limit. It is closed-loop: it keeps at most {@link MAX_OUTSTANDING}
- * transfers submitted but not committed (a real generator backs off when the pool fills), so
- * the mempool never refuses one; any refusal fails the run. Gossip spreads the transfers.
+ * server's per-client rate limit. It is closed-loop: each client keeps at most
+ * {@link MAX_OUTSTANDING} / {@link CONNECTIONS} transfers submitted but not committed (a real
+ * generator backs off when the pool fills), so the mempool never refuses one (pool size, a
+ * sender's 128-nonce window); any refusal fails the run. Gossip spreads the transfers.
  *
  * Measure. Validator 0's finalized blocks are followed over JSON-RPC (`cowboy_blockNumber`,
  * `cowboy_getBlockByNumber`: served from its ledger, i.e. finalized, executed, receipts
@@ -159,22 +160,21 @@ interface Submission {
   /** sending stops when set */
   stop: boolean;
   error: Error | null;
-  /** wakes connections waiting for room under {@link MAX_OUTSTANDING} */
+  /** wakes connections waiting for room under their share of {@link MAX_OUTSTANDING} */
   waiters: Array<() => void>;
+  /** the client that sent each accepted transfer, by hash */
+  clientOf: Map<string, { committed: number }>;
 }
 
 /**
  * One client connection: sends `raws` (in a valid order) over a WebSocket to `ws` in batches
- * of {@link BATCH}, {@link WINDOW} in flight, while fewer than {@link MAX_OUTSTANDING}
- * transfers are outstanding overall, paced under the server's per-client rate limit. A refused
+ * of {@link BATCH}, {@link WINDOW} in flight, while fewer than its share of
+ * {@link MAX_OUTSTANDING} transfers are outstanding, paced under the server's per-client rate limit. A refused
  * batch or transfer fails the run (the load is valid by construction).
  */
-async function client(
-  ws: string,
-  raws: readonly string[],
-  sub: Submission,
-  sent: { n: number },
-): Promise<void> {
+async function client(ws: string, raws: readonly string[], sub: Submission): Promise<void> {
+  const mine = { committed: 0 };
+  let sent = 0;
   const socket = new WebSocket(ws);
   await new Promise<void>((res, rej) => {
     socket.addEventListener("open", () => res(), { once: true });
@@ -198,8 +198,10 @@ async function client(
     let first = Number.POSITIVE_INFINITY;
     for (const a of answer) {
       if (a.id < first) first = a.id;
-      if (a.error === undefined) sub.accepted++;
-      else failed(new Error(`txload: a transfer was refused: ${a.error.message}`));
+      if (a.error === undefined) {
+        sub.accepted++;
+        sub.clientOf.set(a.result as string, mine);
+      } else failed(new Error(`txload: a transfer was refused: ${a.error.message}`));
     }
     const done = waiting.get(first);
     waiting.delete(first);
@@ -234,12 +236,12 @@ async function client(
   let next = 0;
   const lane = async () => {
     while (next < raws.length && !sub.stop) {
-      while (sent.n - sub.committed >= MAX_OUTSTANDING && !sub.stop)
+      while (sent - mine.committed >= MAX_OUTSTANDING / CONNECTIONS && !sub.stop)
         await new Promise<void>((r) => sub.waiters.push(r));
       if (sub.stop) break;
       const batch = raws.slice(next, next + BATCH);
       next += batch.length;
-      sent.n += batch.length;
+      sent += batch.length;
       await send(batch);
     }
   };
@@ -302,7 +304,6 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
     if (chainId !== DEFAULT_LOCALNET.chainId) throw new Error(`txload: chain id ${chainId}`);
     // connection c talks to validator c mod n and carries the senders s with s mod CONNECTIONS = c,
     // round by round (nonce 0 of each, then nonce 1, ...)
-    const sent = { n: 0 };
     const plans = Array.from({ length: CONNECTIONS }, (_, c) => {
       const mine = load.filter((_, s) => s % CONNECTIONS === c);
       const raws: string[] = [];
@@ -310,12 +311,19 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
         for (const list of mine) raws.push(list[nonce] as string);
       return { ws: ready[c % n]?.ws as string, raws };
     });
-    const sub: Submission = { accepted: 0, committed: 0, stop: false, error: null, waiters: [] };
+    const sub: Submission = {
+      accepted: 0,
+      committed: 0,
+      stop: false,
+      error: null,
+      waiters: [],
+      clientOf: new Map(),
+    };
     let seen = Number(BigInt((await rpc(url0, "cowboy_blockNumber", [])) as string));
     const progress: Array<{ t: number; committed: number; blocks: number }> = [];
     const start = performance.now();
     let exhaustedAt = Number.NaN;
-    const sending = Promise.all(plans.map((p) => client(p.ws, p.raws, sub, sent))).then(() => {
+    const sending = Promise.all(plans.map((p) => client(p.ws, p.raws, sub))).then(() => {
       if (!sub.stop) exhaustedAt = performance.now();
     });
     let windowStart = Number.NaN;
@@ -350,7 +358,13 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
           heights.map((h) => ["cowboy_getBlockByNumber", [`0x${h.toString(16)}`, false]]),
         )) as Array<{ transactions: string[] } | null>;
         const t = performance.now();
-        for (const b of got) sub.committed += b?.transactions.length ?? 0;
+        for (const b of got) {
+          sub.committed += b?.transactions.length ?? 0;
+          for (const h of b?.transactions ?? []) {
+            const c = sub.clientOf.get(h);
+            if (c !== undefined) c.committed++;
+          }
+        }
         blocks += got.length;
         seen = head;
         progress.push({ t, committed: sub.committed, blocks });

@@ -85,6 +85,23 @@ pub fn object_dunder(name: &str) -> Option<&'static str> {
 
 /// Resolve a slice against a length: (start, stop, step, count).
 pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64, i64, usize)> {
+    // Bounds that are None / int / bool have no `__index__` to run: resolved without the
+    // general path (same results; a zero step raises the same error).
+    let simple = |v: &Value| match v {
+        Value::None => Some(None),
+        Value::Int(i) => Some(Some(*i)),
+        Value::Bool(b) => Some(Some(*b as i64)),
+        _ => None,
+    };
+    if let (Some(step), Some(start), Some(stop)) =
+        (simple(&s.step), simple(&s.start), simple(&s.stop))
+    {
+        let step = step.unwrap_or(1);
+        if step == 0 {
+            return Err(vm.exc("ValueError", "slice step cannot be zero"));
+        }
+        return Ok(slice_bounds(start, stop, step, len));
+    }
     let mut get = |v: &Value| -> PyResult<Option<i64>> {
         match v {
             Value::Instance(_) if vm.lookup_special(v, "__index__").is_some() => {
@@ -108,6 +125,20 @@ pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64
     if step == 0 {
         return Err(vm.exc("ValueError", "slice step cannot be zero"));
     }
+    let start = get(&s.start)?;
+    let stop = get(&s.stop)?;
+    Ok(slice_bounds(start, stop, step, len))
+}
+
+/// Resolve slice bounds (None = default) and a non-zero `step` against a length:
+/// (start, stop, step, count), as `slice.indices` does.
+#[inline]
+fn slice_bounds(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: i64,
+    len: usize,
+) -> (i64, i64, i64, usize) {
     let len = len as i64;
     let (lo, hi) = if step < 0 { (-1, len - 1) } else { (0, len) };
     let norm = |x: Option<i64>, default: i64| -> i64 {
@@ -122,8 +153,8 @@ pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64
             }
         }
     };
-    let start = norm(get(&s.start)?, if step < 0 { hi } else { lo });
-    let stop = norm(get(&s.stop)?, if step < 0 { lo } else { hi });
+    let start = norm(start, if step < 0 { hi } else { lo });
+    let stop = norm(stop, if step < 0 { lo } else { hi });
     let count = if step > 0 {
         if stop > start {
             ((stop - start - 1) / step + 1) as usize
@@ -135,7 +166,7 @@ pub fn slice_indices(vm: &mut Vm, s: &PySlice, len: usize) -> PyResult<(i64, i64
     } else {
         0
     };
-    Ok((start, stop, step, count))
+    (start, stop, step, count)
 }
 
 /// Python index `i` into a sequence of `len` items (negative counts from the end), if in range.
@@ -191,9 +222,14 @@ impl Vm {
                 if let Value::Slice(s) = k {
                     let v = l.v.borrow();
                     let (start, _, step, n) = slice_indices(self, s, v.len())?;
-                    let out: Vec<Value> = (0..n)
-                        .map(|i| v[(start + i as i64 * step) as usize].clone())
-                        .collect();
+                    let out: Vec<Value> = if step == 1 {
+                        let start = start as usize;
+                        v[start..start + n].iter().map(Value::clone_fast).collect()
+                    } else {
+                        (0..n)
+                            .map(|i| v[(start + i as i64 * step) as usize].clone_fast())
+                            .collect()
+                    };
                     drop(v);
                     self.charge(n as u64)?;
                     return Ok(Value::list(out));
@@ -359,11 +395,21 @@ impl Vm {
                     let (start, stop, step, n) = slice_indices(self, s, len)?;
                     if step == 1 {
                         let stop = stop.max(start);
+                        let (start, stop) = (start as usize, stop as usize);
                         let mut lv = l.v.borrow_mut();
-                        let tail: Vec<Value> =
-                            lv.splice(start as usize..stop as usize, items).collect();
+                        // Same length: the items replace the slice in place (what `splice`
+                        // leaves); the old items are dropped after the borrow, as there.
+                        let old: Vec<Value> = if stop - start == items.len() {
+                            lv[start..stop]
+                                .iter_mut()
+                                .zip(items)
+                                .map(|(d, x)| std::mem::replace(d, x))
+                                .collect()
+                        } else {
+                            lv.splice(start..stop, items).collect()
+                        };
                         drop(lv);
-                        drop(tail);
+                        drop(old);
                     } else {
                         if items.len() != n {
                             return Err(self.exc(

@@ -2813,13 +2813,13 @@ impl Vm {
     pub fn collect(&mut self, v: &Value) -> PyResult<Vec<Value>> {
         match v {
             Value::List(l) => {
-                let r = l.v.borrow().clone();
+                let r: Vec<Value> = l.v.borrow().iter().map(Value::clone_fast).collect();
                 self.charge(r.len() as u64)?;
                 Ok(r)
             }
             Value::Tuple(t) => {
                 self.charge(t.v.len() as u64)?;
-                Ok(t.v.to_vec())
+                Ok(t.v.iter().map(Value::clone_fast).collect())
             }
             _ => {
                 let it = self.get_iter(v)?;

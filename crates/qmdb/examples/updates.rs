@@ -87,6 +87,14 @@ fn main() {
         n as f64 / t.elapsed().as_secs_f64(),
         db.stats().index_bytes as f64 / n as f64
     );
+    // `QMDB_IDLE_S=s` leaves the store idle for `s` seconds after the prefill (the bench's
+    // 10M phase waits while its peer store is filled).
+    if let Some(idle) = std::env::var("QMDB_IDLE_S")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_secs(idle));
+    }
     // `QMDB_WINDOW=w` prints the rates of every `w` blocks (how fast the store settles
     // after the prefill).
     let window: u64 = std::env::var("QMDB_WINDOW")

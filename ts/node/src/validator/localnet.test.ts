@@ -6,7 +6,7 @@
  * killed the others keep finalizing; restarted, it syncs the blocks it missed (re-executing
  * them) and rejoins; with two down finality halts (no fork) and resumes once they return.
  */
-import { toHex } from "@cowboy/sdk";
+import { encodeTransaction, signTransaction, toHex, zeroSignature } from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "../devnet/accounts.ts";
 import { localnetValidatorAddresses } from "../localnet.ts";
@@ -89,6 +89,92 @@ describe("localnet: four validator processes run one chain", () => {
     }
     // and a later common height agrees too
     expect(await net.versionsAt(all, await net.commonHeight(all))).toHaveLength(1);
+  }, 180_000);
+
+  it("a JSON-RPC batch of transfers to one validator: answered per request, each finalized once everywhere", async () => {
+    const keys = deriveDevKeys(8).accounts.slice(4, 8);
+    const sink = new Uint8Array(20).fill(0xab);
+    const url = net.url(1);
+    const chainId = BigInt((await net.rpc(1, "cowboy_chainId")) as string);
+    const raws: string[] = [];
+    for (const k of keys) {
+      const first = BigInt(
+        (await net.rpc(1, "cowboy_getTransactionCount", [toHex(k.address), "pending"])) as string,
+      );
+      for (let i = 0n; i < 5n; i++)
+        raws.push(
+          toHex(
+            encodeTransaction(
+              signTransaction(
+                {
+                  chainId,
+                  nonce: first + i,
+                  instruction: { kind: "transfer", to: sink, amount: 1n },
+                  cyclesLimit: 21_000n,
+                  cellsLimit: 1_000n,
+                  maxFeePerCycle: 20_000n,
+                  maxFeePerCell: 20_000n,
+                  maxPriorityFeePerCycle: 0n,
+                  maxPriorityFeePerCell: 0n,
+                  from: k.address,
+                  accessList: null,
+                  metadata: new Uint8Array(0),
+                  originTxHash: null,
+                  originRemainingCycles: null,
+                  originRemainingCells: null,
+                  signature: zeroSignature(),
+                  additionalSigners: [],
+                },
+                k.secretKey,
+              ),
+            ),
+          ),
+        );
+    }
+    // one forged signature in the middle of the batch: refused alone, with its typed error
+    const good = raws.at(-1) as string;
+    const forged = `${good.slice(0, -20)}${good.at(-20) === "0" ? "1" : "0"}${good.slice(-19)}`;
+    const body = [...raws.slice(0, 10), forged, ...raws.slice(10)].map((raw, id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "cowboy_sendRawTransaction",
+      params: [raw],
+    }));
+    const answer = (await (
+      await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })
+    ).json()) as Array<{ id: number; result?: string; error?: { code: number; data?: { code?: string } } }>;
+    expect(answer.map((a) => a.id)).toEqual(body.map((b) => b.id));
+    expect(answer[10]?.error?.code).toBe(-32003);
+    expect(answer[10]?.error?.data?.code).toBe("ERR_TX_SIGNATURE");
+    const hashes = answer.filter((a) => a.id !== 10).map((a) => a.result as string);
+    expect(hashes).toHaveLength(raws.length);
+    expect(hashes.every((h) => /^0x[0-9a-f]{64}$/.test(h))).toBe(true);
+    // gossiped as a batch: every validator finalizes every transfer, each exactly once
+    for (const i of net.validators) {
+      const receipts = [];
+      for (const h of hashes)
+        receipts.push(await waitForReceipt(net.url(i), h, `transfer ${h} on validator ${i}`));
+      expect(receipts.every((r) => r.status === "success")).toBe(true);
+      for (const k of keys) {
+        const nonce = BigInt(
+          (await net.rpc(i, "cowboy_getTransactionCount", [toHex(k.address), "latest"])) as string,
+        );
+        expect(nonce).toBeGreaterThanOrEqual(5n);
+      }
+    }
+    const blockNumbers = new Set(
+      (await Promise.all(hashes.map((h) => waitForReceipt(net.url(0), h, h)))).map((r) => r.blockNumber),
+    );
+    let included = 0;
+    for (const b of blockNumbers) {
+      const block = await net.block(0, quantity(b));
+      included += block?.transactions.filter((t: string) => hashes.includes(t)).length ?? 0;
+    }
+    expect(included).toBe(hashes.length);
   }, 180_000);
 
   it("one validator killed: the others keep finalizing; restarted, it syncs, re-executes and votes again", async () => {
