@@ -15,7 +15,10 @@
  * server's per-client rate limit. It is closed-loop: each client keeps at most
  * {@link MAX_OUTSTANDING} / {@link CONNECTIONS} transfers submitted but not committed (a real
  * generator backs off when the pool fills), so the mempool never refuses one (pool size, a
- * sender's 128-nonce window); any refusal fails the run. Gossip spreads the transfers.
+ * sender's 128-nonce window). A validator may still refuse a transfer as too far ahead of
+ * its state's nonce (ERR_MEMPOOL_NONCE_GAP) — it lags behind the chain, or that sender's
+ * transfers lost many blocks in a row to lower hashes (equal fees tie by hash, blocks are
+ * capped): that one is sent again after a pause; any other refusal fails the run. Gossip spreads the transfers.
  *
  * Measure. Validator 0's finalized blocks are followed over JSON-RPC (`cowboy_blockNumber`,
  * `cowboy_getBlockByNumber`: served from its ledger, i.e. finalized, executed, receipts
@@ -54,7 +57,7 @@ import { compare, type Metric, RESULTS_DIR, type Sample, summarize, writeSuite }
 /** funded accounts sending transfers */
 export const SENDERS = 200;
 /** transfers signed per sender (the load runs out after SENDERS × PER_SENDER) */
-export const PER_SENDER = 320;
+export const PER_SENDER = 400;
 /** most transfers submitted and not yet committed (well below the mempool's 20,000) */
 export const MAX_OUTSTANDING = 6_000;
 /** WebSocket connections of the load generator, spread over the validators */
@@ -164,6 +167,8 @@ interface Submission {
   waiters: Array<() => void>;
   /** the client that sent each accepted transfer, by hash */
   clientOf: Map<string, { committed: number }>;
+  /** transfers refused by a lagging validator (nonce gap) and sent again */
+  retried: number;
 }
 
 /**
@@ -189,7 +194,7 @@ async function client(ws: string, raws: readonly string[], sub: Submission): Pro
   failure.catch(() => {});
   socket.addEventListener("message", (ev) => {
     const answer = JSON.parse(String(ev.data)) as
-      | Array<{ id: number; result?: unknown; error?: { message: string } }>
+      | Array<{ id: number; result?: unknown; error?: { message: string; data?: { code?: string } } }>
       | { id: null; error: { message: string } };
     if (!Array.isArray(answer)) {
       failed(new Error(`txload: a batch was refused: ${answer.error.message}`));
@@ -198,15 +203,26 @@ async function client(ws: string, raws: readonly string[], sub: Submission): Pro
     let first = Number.POSITIVE_INFINITY;
     for (const a of answer) {
       if (a.id < first) first = a.id;
+      const raw = inflight.get(a.id) as string;
+      inflight.delete(a.id);
       if (a.error === undefined) {
         sub.accepted++;
         sub.clientOf.set(a.result as string, mine);
+      } else if (a.error.data?.code === "ERR_MEMPOOL_NONCE_GAP") {
+        // the validator's state is far behind this sender's nonce (see the module comment): later
+        retry.push(raw);
+        sent--;
+        sub.retried++;
       } else failed(new Error(`txload: a transfer was refused: ${a.error.message}`));
     }
     const done = waiting.get(first);
     waiting.delete(first);
     done?.();
   });
+  /** the transfer of each request in flight, by request id */
+  const inflight = new Map<number, string>();
+  /** transfers a lagging validator refused (nonce gap), sent again after a pause */
+  const retry: string[] = [];
   let tokens = CLIENT_BURST;
   let at = performance.now();
   const send = async (batch: readonly string[]): Promise<void> => {
@@ -220,6 +236,7 @@ async function client(ws: string, raws: readonly string[], sub: Submission): Pro
     tokens -= batch.length;
     const first = nextId;
     nextId += batch.length;
+    for (const [i, raw] of batch.entries()) inflight.set(first + i, raw);
     const answered = new Promise<void>((done) => waiting.set(first, done));
     socket.send(
       JSON.stringify(
@@ -235,12 +252,24 @@ async function client(ws: string, raws: readonly string[], sub: Submission): Pro
   };
   let next = 0;
   const lane = async () => {
-    while (next < raws.length && !sub.stop) {
+    while ((next < raws.length || retry.length > 0 || inflight.size > 0) && !sub.stop) {
+      if (next >= raws.length && retry.length === 0) {
+        await new Promise((r) => setTimeout(r, 50)); // answers still to come may ask for a retry
+        continue;
+      }
       while (sent - mine.committed >= MAX_OUTSTANDING / CONNECTIONS && !sub.stop)
         await new Promise<void>((r) => sub.waiters.push(r));
       if (sub.stop) break;
-      const batch = raws.slice(next, next + BATCH);
-      next += batch.length;
+      let batch: string[];
+      if (retry.length > 0) {
+        await new Promise((r) => setTimeout(r, 200));
+        batch = retry.splice(0, BATCH);
+        if (batch.length === 0) continue;
+      } else {
+        batch = raws.slice(next, next + BATCH);
+        next += batch.length;
+      }
+      if (batch.length === 0) continue; // the other lane took the rest meanwhile
       sent += batch.length;
       await send(batch);
     }
@@ -318,6 +347,7 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
       error: null,
       waiters: [],
       clientOf: new Map(),
+      retried: 0,
     };
     let seen = Number(BigInt((await rpc(url0, "cowboy_blockNumber", [])) as string));
     const progress: Array<{ t: number; committed: number; blocks: number }> = [];
@@ -411,7 +441,7 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
       meanBlockTxs: (b.committed - a.committed) / Math.max(1, b.blocks - a.blocks),
     };
     process.stderr.write(
-      `txload n=${n}: ${rate.toFixed(0)} tx/s over ${((b.t - a.t) / 1000).toFixed(1)} s (${result.blocks} blocks, ${result.meanBlockTxs.toFixed(0)} tx/block); ${sub.committed} transfers committed, all checked${Number.isNaN(exhaustedAt) ? "" : " (the load ran out)"}\n`,
+      `txload n=${n}: ${rate.toFixed(0)} tx/s over ${((b.t - a.t) / 1000).toFixed(1)} s (${result.blocks} blocks, ${result.meanBlockTxs.toFixed(0)} tx/block); ${sub.committed} transfers committed, all checked; ${sub.retried} sent again (nonce gap)${Number.isNaN(exhaustedAt) ? "" : " (the load ran out)"}\n`,
     );
     return result;
   } finally {

@@ -7,8 +7,10 @@
  *
  * Metrics: `auth_updates_per_s_1m` / `_10m` (blocks of 10,000 random updates of existing
  * account keys, one state root and one fdatasync per block; redb: one durable write
- * transaction per block), `auth_updates_per_cpu_s_*` (the same per CPU-second of the process:
- * the steadier figure on a shared machine), `reads_per_s`, `proofs_per_s`,
+ * transaction per block; the 20 blocks right after the prefill), `auth_updates_per_s_*_steady`
+ * (the next 100 blocks per store, in 5 alternating runs of 20), `auth_updates_per_cpu_s_*`
+ * (the same per CPU-second of the process: the steadier figure on a shared machine),
+ * `reads_per_s`, `proofs_per_s`,
  * `proof_verifies_per_s` (peer: redb random reads), `disk_bytes_*`, `reopen_s_*`.
  *
  * `QMDB_BENCH_10M=1` adds the 10M-key case (about 15-30 more minutes and ~4 GiB of disk).

@@ -190,46 +190,65 @@ impl std::fmt::Debug for Vm {
     }
 }
 
-/// One entry of [`MethodCache`]: the str key with hash `h` is absent from the first
-/// `depth - 1` dicts of a class and its MRO and lives at `slot` of dict number `depth - 1`,
-/// where `vers[..depth]` are the versions those dicts had (`vers[0]`: the class's own dict).
-/// `depth == 0` means empty.
-#[derive(Debug, Clone, Copy, Default)]
+/// One entry of [`MethodCache`]: the name `name` (hash `h`) is absent from the first
+/// `depth - 1` dicts of a class and its MRO and lives at `slot` of dict number `depth - 1`
+/// (or, when `miss`, is absent from all `depth` dicts, which are the class and its whole
+/// MRO), where `vers[..depth]` are the versions those dicts had (`vers[0]`: the class's own
+/// dict). `depth == 0` means empty.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct MethodEntry {
     h: u64,
     vers: [u64; 3],
     slot: u32,
     depth: u8,
+    miss: bool,
+    name: Option<Rc<str>>,
 }
 
 /// A direct-mapped cache of class attribute lookups behind the per-instruction inline caches,
 /// indexed by (class dict version, name hash), so call sites that see several classes (a
-/// polymorphic `t.run()`) find their methods without walking the MRO.
+/// polymorphic `t.run()`, `self.x` in a method shared by subclasses with properties) find the
+/// result without walking the MRO.
 ///
-/// A hit is exact: the entry's versions pin the key layout of every dict the lookup consults
-/// (versions are never reused for a different layout, see [`Dict::version`]), and the key at
-/// the recorded slot is compared with the name, so the entry can only describe this name (two
-/// names with equal hashes cannot both match the one key). The value is read from the slot.
-/// Misses are not cached. Which entry a lookup uses depends only on version tags and hashes
-/// (deterministic counters), and a hit gives exactly the uncached result either way.
+/// A hit is exact: the entry holds the name it was filled for, and its versions pin the key
+/// layout of every dict the lookup consults (versions are never reused for a different
+/// layout, see [`Dict::version`]); the value is read from the recorded slot. Which entry a
+/// lookup uses depends only on version tags and hashes (deterministic counters), and a hit
+/// gives exactly the uncached result either way.
 #[derive(Debug, Default)]
 pub(crate) struct MethodCache {
-    entries: std::cell::OnceCell<Box<[Cell<MethodEntry>]>>,
+    entries: RefCell<Vec<MethodEntry>>,
 }
 
 impl MethodCache {
-    /// Number of entries (a power of two).
+    /// Number of entries (a power of two); allocated on the first fill.
     const SIZE: usize = 256;
 
-    /// The entry for a class whose own dict has version `v0` and a name with hash `h`
-    /// (allocated on first use, so VMs that never look up a method pay nothing).
+    /// Index of the entry for a class whose own dict has version `v0` and a name with hash `h`.
     #[inline]
-    fn entry(&self, v0: u64, h: u64) -> &Cell<MethodEntry> {
-        let t = self.entries.get_or_init(|| {
-            vec![Cell::new(MethodEntry::default()); Self::SIZE].into_boxed_slice()
-        });
+    fn index(v0: u64, h: u64) -> usize {
         let x = (v0 ^ h.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        &t[(x >> 56) as usize & (Self::SIZE - 1)]
+        (x >> 56) as usize & (Self::SIZE - 1)
+    }
+
+    /// A copy of the entry's facts (`vers`, `slot`, `depth`, `miss`) when it was filled for
+    /// `name` (hash `h`) on a class whose own dict has version `v0`.
+    #[inline]
+    fn get(&self, v0: u64, h: u64, name: &str) -> Option<([u64; 3], u32, u8, bool)> {
+        let t = self.entries.borrow();
+        let e = t.get(Self::index(v0, h))?;
+        (e.depth >= 1 && e.h == h && e.vers[0] == v0 && e.name.as_deref() == Some(name))
+            .then_some((e.vers, e.slot, e.depth, e.miss))
+    }
+
+    /// Record a lookup result.
+    fn set(&self, e: MethodEntry) {
+        let mut t = self.entries.borrow_mut();
+        if t.is_empty() {
+            t.resize(Self::SIZE, MethodEntry::default());
+        }
+        let i = Self::index(e.vers[0], e.h);
+        t[i] = e;
     }
 }
 
@@ -2799,7 +2818,12 @@ impl Vm {
         let c = cell.get();
         let valid = c.depth as usize == levels
             && (0..levels).all(|j| level(j).dict.borrow().version() == c.vers[j]);
-        let decode = |x: u32| ((x >> LEVEL_SHIFT) as usize, (x & ((1 << LEVEL_SHIFT) - 1)) as usize);
+        let decode = |x: u32| {
+            (
+                (x >> LEVEL_SHIFT) as usize,
+                (x & ((1 << LEVEL_SHIFT) - 1)) as usize,
+            )
+        };
         let (new_at, init_at) = if valid {
             (c.hint.map(decode), (!c.miss).then(|| decode(c.slot)))
         } else {
@@ -2949,23 +2973,32 @@ impl Vm {
         }
         // Second level: the VM's method cache (polymorphic sites miss the inline cache).
         let v0 = cls.dict.borrow().version();
-        let mc = self.method_cache.entry(v0, h);
-        let e = mc.get();
-        if e.depth >= 1 && e.h == h && e.vers[0] == v0 {
-            let k = e.depth as usize - 1;
-            if (1..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == e.vers[j]))
-                && let Some(d) = level(k)
-                && let Some(en) = d.dict.borrow().slot(e.slot as usize)
-                && crate::dict::str_key_eq(&en.key, name)
-            {
-                cell.set(crate::bytecode::InlineCache {
-                    vers: e.vers,
-                    slot: e.slot,
-                    depth: e.depth,
-                    miss: false,
-                    hint: c.hint,
-                });
-                return Some(en.value.clone_fast());
+        if let Some((vers, slot, depth, miss)) = self.method_cache.get(v0, h, name) {
+            let k = depth as usize - 1;
+            if (1..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == vers[j])) {
+                if miss && cls.mro.len() == k {
+                    cell.set(crate::bytecode::InlineCache {
+                        vers,
+                        slot: 0,
+                        depth,
+                        miss: true,
+                        hint: c.hint,
+                    });
+                    return None;
+                }
+                if !miss
+                    && let Some(d) = level(k)
+                    && let Some(en) = d.dict.borrow().slot(slot as usize)
+                {
+                    cell.set(crate::bytecode::InlineCache {
+                        vers,
+                        slot,
+                        depth,
+                        miss: false,
+                        hint: c.hint,
+                    });
+                    return Some(en.value.clone_fast());
+                }
             }
         }
         let mut vers = [0u64; 3];
@@ -2983,11 +3016,13 @@ impl Vm {
                         miss: false,
                         hint: c.hint,
                     });
-                    mc.set(MethodEntry {
+                    self.method_cache.set(MethodEntry {
                         h,
                         vers,
                         slot: slot as u32,
                         depth: (j + 1) as u8,
+                        miss: false,
+                        name: Some(Rc::from(name)),
                     });
                 }
                 return d.slot(slot).map(|e| e.value.clone());
@@ -3000,6 +3035,14 @@ impl Vm {
                 depth: (cls.mro.len() + 1) as u8,
                 miss: true,
                 hint: c.hint,
+            });
+            self.method_cache.set(MethodEntry {
+                h,
+                vers,
+                slot: 0,
+                depth: (cls.mro.len() + 1) as u8,
+                miss: true,
+                name: Some(Rc::from(name)),
             });
         }
         None

@@ -2,6 +2,11 @@
 //! updates), random reads, proof generation and verification — each next to a plain,
 //! unauthenticated embedded key-value store (redb) doing the same work in the same run.
 //!
+//! Updates are timed twice per size: the 20 blocks right after the prefill (5 alternating runs
+//! of 4 blocks: `auth_updates_per_s_{1m,10m}`) and then a longer window of 100 blocks per store
+//! (5 alternating runs of 20: `auth_updates_per_s_{1m,10m}_steady`). Each qmdb run prints its
+//! user/system CPU time and page faults.
+//!
 //! ```text
 //! cargo run --release -p cowboy-qmdb --example bench            # 1M keys (~3-5 min)
 //! cargo run --release -p cowboy-qmdb --example bench -- --10m   # also 10M keys (long)
@@ -17,7 +22,6 @@ use std::time::Instant;
 const TABLE: TableDefinition<&[u8], &[u8]> = TableDefinition::new("state");
 const BLOCK: u64 = 10_000;
 const RUNS: usize = 5;
-const BLOCKS_PER_RUN: u64 = 4;
 
 fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -149,84 +153,31 @@ fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
 
     // Updates: blocks of 10k random existing keys, one root per block (qmdb) / one durable
     // transaction per block (redb). Runs alternate between the stores to share the noise.
-    let mut q_rates = Vec::new();
-    let mut r_rates = Vec::new();
-    let (mut q_cpu, mut r_cpu) = (0f64, 0f64);
+    // First window: the 20 blocks right after the prefill (metric names without a suffix);
+    // then a longer steady window of 100 blocks per store (`_steady`).
     let mut round = 1u64;
-    for run in 0..RUNS {
-        let seed = run as u64 * 1_000_003;
-        let c = cpu_seconds();
-        let p0 = proc_stat();
-        let t = Instant::now();
-        for b in 0..BLOCKS_PER_RUN {
-            for u in 0..BLOCK {
-                let j = mix(seed ^ (b << 32) ^ u) % n;
-                db.put(&key(j), &value(j, round)).expect("put");
-            }
-            db.commit().expect("commit");
-            round += 1;
-        }
-        q_rates.push((BLOCKS_PER_RUN * BLOCK) as f64 / t.elapsed().as_secs_f64());
-        q_cpu += cpu_seconds() - c;
-        let p1 = proc_stat();
-        println!(
-            "  run {run}: qmdb {:.0}/s wall, user {:.2} s, sys {:.2} s, faults {:.0} minor {:.0} major",
-            q_rates[run],
-            p1[0] - p0[0],
-            p1[1] - p0[1],
-            p1[2] - p0[2],
-            p1[3] - p0[3]
-        );
-        let c = cpu_seconds();
-        let t = Instant::now();
-        for b in 0..BLOCKS_PER_RUN {
-            let w = rdb.begin_write().expect("txn");
-            {
-                let mut tbl = w.open_table(TABLE).expect("table");
-                for u in 0..BLOCK {
-                    let j = mix(seed ^ (b << 32) ^ u) % n;
-                    tbl.insert(key(j).as_slice(), value(j, round).as_slice())
-                        .expect("insert");
-                }
-            }
-            w.commit().expect("commit");
-            round += 1;
-        }
-        r_rates.push((BLOCKS_PER_RUN * BLOCK) as f64 / t.elapsed().as_secs_f64());
-        r_cpu += cpu_seconds() - c;
-    }
-    let total = (RUNS as u64 * BLOCKS_PER_RUN * BLOCK) as f64;
-    println!(
-        "updates per CPU-second: qmdb {:.0}  redb {:.0}",
-        total / q_cpu,
-        total / r_cpu
+    updates(
+        &mut db,
+        &rdb,
+        n,
+        &mut round,
+        0,
+        (RUNS, 4),
+        suffix,
+        "",
+        metrics,
     );
-    let q = stat(q_rates);
-    let r = stat(r_rates);
-    println!(
-        "updates/s (root per 10k block): qmdb {:.0}  redb {:.0}  ratio {:.2}",
-        q.median,
-        r.median,
-        q.median / r.median
+    updates(
+        &mut db,
+        &rdb,
+        n,
+        &mut round,
+        1 << 20,
+        (RUNS, 20),
+        suffix,
+        "_steady",
+        metrics,
     );
-    metrics.push(Metric {
-        name: format!("auth_updates_per_s_{suffix}"),
-        value: q.median,
-        unit: "1/s",
-        peer: "redb",
-        peer_value: r.median,
-        runs: RUNS,
-        spread: q.spread,
-    });
-    metrics.push(Metric {
-        name: format!("auth_updates_per_cpu_s_{suffix}"),
-        value: total / q_cpu,
-        unit: "1/s",
-        peer: "redb",
-        peer_value: total / r_cpu,
-        runs: RUNS,
-        spread: 0.0,
-    });
     // Clean close and reopen: qmdb writes its snapshot on close and loads it on open; redb
     // reopens its file. Both must come back with the same contents.
     let root = db.root();
@@ -377,6 +328,96 @@ fn run_size(n: u64, suffix: &str, metrics: &mut Vec<Metric>, full: bool) {
         spread: v.spread,
     });
     cleanup(db, rdb, &qdir, &rdir);
+}
+
+/// Times `runs` runs of `blocks` blocks of 10k random updates on each store, alternating, and
+/// records `auth_updates_per_s_{size}{tag}` and `auth_updates_per_cpu_s_{size}{tag}`.
+#[allow(clippy::too_many_arguments)]
+fn updates(
+    db: &mut Db,
+    rdb: &redb::Database,
+    n: u64,
+    round: &mut u64,
+    seed0: u64,
+    (runs, blocks): (usize, u64),
+    size: &str,
+    tag: &str,
+    metrics: &mut Vec<Metric>,
+) {
+    let mut q_rates = Vec::new();
+    let mut r_rates = Vec::new();
+    let (mut q_cpu, mut r_cpu) = (0f64, 0f64);
+    for run in 0..runs {
+        let seed = (seed0 + run as u64) * 1_000_003;
+        let c = cpu_seconds();
+        let p0 = proc_stat();
+        let t = Instant::now();
+        for b in 0..blocks {
+            for u in 0..BLOCK {
+                let j = mix(seed ^ (b << 32) ^ u) % n;
+                db.put(&key(j), &value(j, *round)).expect("put");
+            }
+            db.commit().expect("commit");
+            *round += 1;
+        }
+        q_rates.push((blocks * BLOCK) as f64 / t.elapsed().as_secs_f64());
+        q_cpu += cpu_seconds() - c;
+        let p1 = proc_stat();
+        println!(
+            "  run {run}{tag}: qmdb {:.0}/s wall, user {:.2} s, sys {:.2} s, faults {:.0} minor {:.0} major",
+            q_rates[run],
+            p1[0] - p0[0],
+            p1[1] - p0[1],
+            p1[2] - p0[2],
+            p1[3] - p0[3]
+        );
+        let c = cpu_seconds();
+        let t = Instant::now();
+        for b in 0..blocks {
+            let w = rdb.begin_write().expect("txn");
+            {
+                let mut tbl = w.open_table(TABLE).expect("table");
+                for u in 0..BLOCK {
+                    let j = mix(seed ^ (b << 32) ^ u) % n;
+                    tbl.insert(key(j).as_slice(), value(j, *round).as_slice())
+                        .expect("insert");
+                }
+            }
+            w.commit().expect("commit");
+            *round += 1;
+        }
+        r_rates.push((blocks * BLOCK) as f64 / t.elapsed().as_secs_f64());
+        r_cpu += cpu_seconds() - c;
+    }
+    let total = (runs as u64 * blocks * BLOCK) as f64;
+    let q = stat(q_rates);
+    let r = stat(r_rates);
+    println!(
+        "updates{tag} ({runs} runs of {blocks} blocks): qmdb {:.0}/s (per CPU-s {:.0})  redb {:.0}/s (per CPU-s {:.0})  ratio {:.2}",
+        q.median,
+        total / q_cpu,
+        r.median,
+        total / r_cpu,
+        q.median / r.median
+    );
+    metrics.push(Metric {
+        name: format!("auth_updates_per_s_{size}{tag}"),
+        value: q.median,
+        unit: "1/s",
+        peer: "redb",
+        peer_value: r.median,
+        runs,
+        spread: q.spread,
+    });
+    metrics.push(Metric {
+        name: format!("auth_updates_per_cpu_s_{size}{tag}"),
+        value: total / q_cpu,
+        unit: "1/s",
+        peer: "redb",
+        peer_value: total / r_cpu,
+        runs,
+        spread: 0.0,
+    });
 }
 
 fn cleanup(db: Db, rdb: redb::Database, q: &std::path::Path, r: &std::path::Path) {

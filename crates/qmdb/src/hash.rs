@@ -167,27 +167,48 @@ fn tagged(tag: u8, data: &[u8]) -> Hash {
     finish(platform(), IV, tag, data, 0)
 }
 
+/// Messages whose first blocks are compressed side by side per call of the SIMD routine (the
+/// widest the crate uses, AVX-512).
+const LANES: usize = 16;
+
 /// `blake3(tag || inputs[i])` into `out[i]` for every `i`.
 fn tagged_many(tag: u8, inputs: &[&[u8]], out: &mut [Hash]) {
     assert_eq!(inputs.len(), out.len(), "one output per input");
     let p = platform();
     // Messages of two or more blocks within one chunk: their first blocks (full, not the last)
-    // are compressed together.
-    let mut firsts: Vec<[u8; BLOCK]> = Vec::new();
-    let mut which: Vec<usize> = Vec::new();
+    // are compressed together, `LANES` at a time.
+    let mut firsts = [[0u8; BLOCK]; LANES];
+    let mut which = [0usize; LANES];
+    let mut k = 0;
     for (i, d) in inputs.iter().enumerate() {
         let len = 1 + d.len();
         if len > BLOCK && len <= CHUNK {
-            firsts.push(block_of(tag, d, 0).0);
-            which.push(i);
+            firsts[k] = block_of(tag, d, 0).0;
+            which[k] = i;
+            k += 1;
+            if k == LANES {
+                finish_group(p, tag, inputs, &firsts, &which, out);
+                k = 0;
+            }
         } else {
             out[i] = tagged(tag, d);
         }
     }
-    if firsts.is_empty() {
-        return;
-    }
-    let cvs = first_blocks(p, &firsts);
+    finish_group(p, tag, inputs, &firsts[..k], &which[..k], out);
+}
+
+/// Compresses the first blocks `firsts` (of the messages `tag || inputs[which[k]]`) side by
+/// side and finishes each message into `out[which[k]]`.
+fn finish_group(
+    p: Platform,
+    tag: u8,
+    inputs: &[&[u8]],
+    firsts: &[[u8; BLOCK]],
+    which: &[usize],
+    out: &mut [Hash],
+) {
+    let mut cvs = [0u8; 32 * LANES];
+    first_blocks(p, firsts, &mut cvs);
     for (k, &i) in which.iter().enumerate() {
         let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
         out[i] = finish(p, words_from_le_bytes_32(cv), tag, inputs[i], 1);
@@ -197,38 +218,44 @@ fn tagged_many(tag: u8, inputs: &[&[u8]], out: &mut [Hash]) {
 /// `blake3(tag || pairs[i])` (65-byte messages) into `out[i]` for every `i`.
 fn pairs_many(tag: u8, pairs: &[[u8; 64]], out: &mut [Hash]) {
     assert_eq!(pairs.len(), out.len(), "one output per input");
-    if pairs.is_empty() {
-        return;
-    }
     let p = platform();
-    let firsts: Vec<[u8; BLOCK]> = pairs.iter().map(|d| block_of(tag, d, 0).0).collect();
-    let cvs = first_blocks(p, &firsts);
-    for (k, (d, o)) in pairs.iter().zip(out.iter_mut()).enumerate() {
-        let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
-        let mut cv = words_from_le_bytes_32(cv);
-        let mut last = [0u8; BLOCK];
-        last[0] = d[63];
-        p.compress_in_place(&mut cv, &last, 1, 0, CHUNK_END | ROOT);
-        *o = le_bytes_from_words_32(&cv);
+    let mut firsts = [[0u8; BLOCK]; LANES];
+    let mut cvs = [0u8; 32 * LANES];
+    for (group, outs) in pairs.chunks(LANES).zip(out.chunks_mut(LANES)) {
+        for (f, d) in firsts.iter_mut().zip(group) {
+            *f = block_of(tag, d, 0).0;
+        }
+        first_blocks(p, &firsts[..group.len()], &mut cvs);
+        for (k, (d, o)) in group.iter().zip(outs.iter_mut()).enumerate() {
+            let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
+            let mut cv = words_from_le_bytes_32(cv);
+            let mut last = [0u8; BLOCK];
+            last[0] = d[63];
+            p.compress_in_place(&mut cv, &last, 1, 0, CHUNK_END | ROOT);
+            *o = le_bytes_from_words_32(&cv);
+        }
     }
 }
 
-/// Chaining values (32 bytes each, concatenated) after the first block of one-chunk messages
-/// of two or more blocks, whose first blocks are `firsts`.
-fn first_blocks(p: Platform, firsts: &[[u8; BLOCK]]) -> Vec<u8> {
-    let refs: Vec<&[u8; BLOCK]> = firsts.iter().collect();
-    let mut cvs = vec![0u8; 32 * firsts.len()];
+/// Chaining values (32 bytes each, concatenated into `cvs`) after the first block of
+/// one-chunk messages of two or more blocks, whose first blocks are `firsts` (at most
+/// [`LANES`]).
+fn first_blocks(p: Platform, firsts: &[[u8; BLOCK]], cvs: &mut [u8; 32 * LANES]) {
+    debug_assert!(firsts.len() <= LANES);
+    if firsts.is_empty() {
+        return;
+    }
+    let refs: [&[u8; BLOCK]; LANES] = std::array::from_fn(|k| &firsts[k.min(firsts.len() - 1)]);
     p.hash_many::<BLOCK>(
-        &refs,
+        &refs[..firsts.len()],
         &IV,
         0,
         blake3::IncrementCounter::No,
         0,
         CHUNK_START,
         0,
-        &mut cvs,
+        &mut cvs[..32 * firsts.len()],
     );
-    cvs
 }
 
 /// The state root: `blake3(ROOT_DOMAIN || op_count as u64 LE || mmr_root || bitmap_root)`.

@@ -145,6 +145,15 @@ export class EpochVoters {
     return this.current?.voter.epoch ?? null;
   }
 
+  /**
+   * The epoch of the retired voter still kept (it answers for its epoch's last blocks), or null.
+   * Usually `epoch − 1`, but older after `advance()` jumped several epochs (catch-up): its
+   * routing table (consensus index → peer index) is still in use.
+   */
+  get retiredEpoch(): number | null {
+    return this.previous?.voter.epoch ?? null;
+  }
+
   /** Starts the voter of the epoch after the finalized tip (same as {@link advance}). */
   start(): boolean {
     return this.advance();
@@ -307,4 +316,18 @@ export class EpochVoters {
     this.current?.voter.stop();
     this.previous?.voter.stop();
   }
+}
+
+/**
+ * The epochs whose validator sets a node may still route by peer index (their members' peer
+ * indices must not be recycled): the epochs around the voter it runs (`running`, null: none
+ * yet), the retired voter's epoch (`retired`, which may be several epochs older after a
+ * catch-up jump), and the epochs around its finalized tip's epoch (`tipEpoch`, the epoch after
+ * the finalized tip). Ascending, distinct, non-negative.
+ */
+export function epochsInUse(tipEpoch: number, running: number | null, retired: number | null): number[] {
+  const r = running ?? tipEpoch;
+  const all = [r - 1, r, r + 1, tipEpoch - 1, tipEpoch, tipEpoch + 1];
+  if (retired !== null) all.push(retired);
+  return [...new Set(all.filter((e) => e >= 0))].sort((a, b) => a - b);
 }

@@ -93,7 +93,10 @@ function run(o: RunOptions): Run {
       publishLog: (l) => {
         if (!o.silent?.has(id)) logs.push(Buffer.from(l));
       },
-      keepOwnDealing: (pub, priv) => void own.set(id, { pub, priv }),
+      keepOwnDealing: (pub, priv) => {
+        own.set(id, { pub, priv });
+        return true;
+      },
     };
     const c = new DkgCeremony(
       {
@@ -405,6 +408,51 @@ describe("resharing", () => {
         restart: { secret: a, withoutShare: true, forgetOwn: true },
       }),
     ).toThrow(DkgError);
+  });
+
+  it("a dealer-player whose own dealing cannot be kept refuses to deal: nothing sent, nothing acknowledged", () => {
+    const cfg = {
+      chainId: CHAIN,
+      round: 7n,
+      previousOutput: previous.output,
+      dealers: four.map(pk),
+      players: four.map(pk),
+    };
+    const me = four[0] as Buffer;
+    const sent: string[] = [];
+    let kept = 0;
+    const transport: DkgTransport = {
+      broadcast: () => sent.push("public"),
+      sendDealing: () => sent.push("dealing"),
+      sendAck: () => sent.push("ack"),
+      publishLog: () => sent.push("log"),
+      keepOwnDealing: () => {
+        kept++;
+        return false; // the writer failed
+      },
+    };
+    const c = new DkgCeremony(
+      { ...cfg, secretKey: me, previousShare: previous.shares.get(hex(pk(me))) },
+      transport,
+    );
+    expect([c.isDealer, c.isPlayer, c.dealing]).toEqual([true, true, false]);
+    expect(() => c.start()).toThrow(expect.objectContaining({ code: "ERR_DKG_OWN_DEALING_NOT_KEPT" }));
+    expect(kept).toBe(1);
+    expect(sent).toEqual([]);
+    expect(c.dealing).toBe(false);
+    expect(c.ackCount).toBe(0); // my own dealing was not acknowledged
+    c.start(); // a no-op now: it sits this ceremony out
+    expect([kept, sent.length]).toEqual([1, 0]);
+    expect(() => c.closeDealing()).toThrow(expect.objectContaining({ code: "ERR_DKG_NOT_DEALING" }));
+    // the same dealer with a working writer deals (and acknowledges its own dealing)
+    const ok = new DkgCeremony(
+      { ...cfg, secretKey: me, previousShare: previous.shares.get(hex(pk(me))) },
+      { ...transport, keepOwnDealing: () => true },
+    );
+    ok.start();
+    expect(ok.dealing).toBe(true);
+    expect(ok.ackCount).toBe(1);
+    expect(sent.filter((m) => m === "dealing").length).toBe(3);
   });
 
   it("needs at least the previous threshold of dealers", () => {

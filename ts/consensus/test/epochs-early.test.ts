@@ -1,12 +1,14 @@
 /**
  * {@link EpochVoters} keeps the next epoch's messages that arrive before its voter starts; one
  * peer flooding them must not crowd out the other peers' (the new epoch's first proposal).
+ * It also reports the retired voter's epoch, whose set the node still routes by.
  */
 import { describe, expect, it } from "vitest";
 import {
   type Application,
   DEFAULT_TIMEOUTS,
   EpochVoters,
+  epochsInUse,
   MacScheme,
   type Message,
   SimClock,
@@ -59,5 +61,23 @@ describe("EpochVoters: early messages of the next epoch", () => {
     expect(early.filter((m) => m.from === 1)).toHaveLength(1);
     expect(early.filter((m) => m.from === 2)).toHaveLength(1);
     expect(early.filter((m) => m.from === 3).length).toBeLessThan(early.length);
+  });
+});
+
+describe("EpochVoters: the retired voter's epoch", () => {
+  it("is the previous epoch after a boundary and the old one after a catch-up jump (its set stays in use)", () => {
+    const tip = { height: 5 };
+    const ev = voters(tip);
+    expect(ev.start()).toBe(true);
+    expect([ev.epoch, ev.retiredEpoch]).toEqual([0, null]);
+    tip.height = E - 1; // epoch 0's last block final: epoch 1
+    expect(ev.advance()).toBe(true);
+    expect([ev.epoch, ev.retiredEpoch]).toEqual([1, 0]);
+    tip.height = 4 * E - 1; // caught up through epochs 2 and 3 at once: epoch 4
+    expect(ev.advance()).toBe(true);
+    expect([ev.epoch, ev.retiredEpoch]).toEqual([4, 1]);
+    // the peer indices of epoch 1's members are still routed by its retired voter
+    expect(epochsInUse(4, ev.epoch, ev.retiredEpoch)).toContain(1);
+    ev.stop();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   BlsScheme,
+  epochsInUse,
   type FinalizedChain,
   GENESIS_DIGEST,
   genesisDkg,
@@ -281,5 +282,19 @@ describe("equivocation across epochs", () => {
       expect("signer" in c ? scheme.verifyVote(c) : scheme.verifyCertificate(c)).toBe(true);
     }
     expect(sim.finalizedOf(0).length).toBeGreaterThan(3 * E);
+  });
+});
+
+describe("epochsInUse (peer indices a node may still route by)", () => {
+  it("covers the running voter's neighbours, the finalized tip's, and a retired voter left behind by a jump", () => {
+    // steady state: running 5, retired 4, tip in 5
+    expect(epochsInUse(5, 5, 4)).toEqual([4, 5, 6]);
+    // before any voter runs: around the tip only
+    expect(epochsInUse(0, null, null)).toEqual([0, 1]);
+    expect(epochsInUse(3, null, null)).toEqual([2, 3, 4]);
+    // catch-up: the voter jumped from 3 to 6 (the retired voter of 3 still routes by its set)
+    expect(epochsInUse(6, 6, 3)).toEqual([3, 5, 6, 7]);
+    // ...and the finalized tip ran ahead of the running voter
+    expect(epochsInUse(9, 6, 3)).toEqual([3, 5, 6, 7, 8, 9, 10]);
   });
 });

@@ -159,15 +159,18 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
  * Peer index ↔ BLS key ↔ peer id of validators. Invariants: network-file validators are
  * 0..n−1 in file order, fixed; any other key gets a peer index the first time it is asked
  * about (n, n+1, …, at most `maxKeys` of them at a time), and keeps it while it is bound to a
- * peer or `inUse` says so; a peer id is bound to at most one key; the network file's bindings
- * are fixed.
+ * peer or is in the `inUseKeys` set; a peer id is bound to at most one key; the network file's
+ * bindings are fixed.
  *
  * Peer indices are recycled only when they run out: then the indices of keys that are neither
- * fixed, bound, nor `inUse` (e.g. validators that left the set and withdrew, whose bindings
+ * fixed, bound, nor in use (e.g. validators that left the set and withdrew, whose bindings
  * were pruned) are released, lowest first reused. Without that, keys churning through the
  * registry (each costs only a stake that comes back after unbonding) would exhaust the indices
- * for good, and no later validator could be bound or routed to. Without an `inUse` predicate
- * nothing is recycled (every index ever handed out may still be held by a caller).
+ * for good, and no later validator could be bound or routed to. Without an `inUseKeys`
+ * provider nothing is recycled (every index ever handed out may still be held by a caller).
+ * A caller that mirrors the bindings elsewhere (the p2p validator map) must refresh its copy
+ * whenever bindings go away ({@link prune}; `AnnouncementVerifierDeps.onPruned`) before a
+ * recycled index can be handed to another key.
  */
 export class ValidatorDirectory {
   private readonly indexByKey = new Map<string, number>();
@@ -175,23 +178,23 @@ export class ValidatorDirectory {
   private readonly keyByPeer = new Map<string, string>();
   private readonly fixedCount: number;
   private readonly maxKeys: number;
-  private readonly inUse: ((blsKey: Uint8Array) => boolean) | null;
+  private readonly inUseKeys: (() => ReadonlySet<string>) | null;
   /** released peer indices, ascending (reused lowest first) */
   private readonly free: number[] = [];
   private next: number;
 
   /**
    * `fixed`: the network file's validators in file order (their keys and peer ids must be
-   * distinct). `inUse`: keys whose peer index a caller still holds although they may be unbound
-   * (the node: members of the epochs it runs, whose routing tables map consensus index → peer
-   * index); required for recycling.
+   * distinct). `inUseKeys`: the keys (lowercase hex) whose peer index a caller still holds
+   * although they may be unbound (the node: members of the epochs it runs, whose routing tables
+   * map consensus index → peer index), asked once per {@link recycle}; required for recycling.
    */
   constructor(
     fixed: ReadonlyArray<{ blsKey: Uint8Array; peerId: string }>,
     maxKeys = 4_096,
-    inUse: ((blsKey: Uint8Array) => boolean) | null = null,
+    inUseKeys: (() => ReadonlySet<string>) | null = null,
   ) {
-    this.inUse = inUse;
+    this.inUseKeys = inUseKeys;
     fixed.forEach((v, i) => {
       const k = hex(v.blsKey);
       this.indexByKey.set(k, i);
@@ -232,16 +235,16 @@ export class ValidatorDirectory {
 
   /**
    * Releases the peer indices of keys that are not the network file's, not bound to a peer and
-   * not `inUse`; returns how many. Called by {@link indexOf} when the indices ran out; a no-op
-   * without an `inUse` predicate.
+   * not in use; returns how many. Called by {@link indexOf} when the indices ran out; a no-op
+   * without an `inUseKeys` provider, which it calls once.
    */
   recycle(): number {
-    const inUse = this.inUse;
-    if (inUse === null) return 0;
+    if (this.inUseKeys === null) return 0;
+    const inUse = this.inUseKeys();
     let n = 0;
     for (const [k, i] of [...this.indexByKey]) {
       if (i < this.fixedCount || this.peerByKey.has(k)) continue;
-      if (inUse(Uint8Array.from(Buffer.from(k, "hex")))) continue;
+      if (inUse.has(k)) continue;
       this.indexByKey.delete(k);
       this.free.push(i);
       n++;
@@ -337,6 +340,12 @@ export interface AnnouncementVerifierDeps {
   readonly registry: (address: Uint8Array, blsKey: Uint8Array) => RegistryAnswer;
   /** called after a binding changed (rebuild the p2p validator map) */
   readonly onBound?: (a: ValidatorAnnouncement) => void;
+  /**
+   * called right after pruning removed `n` bindings to make room, before anything is bound (and
+   * a freed peer index possibly recycled for another key): rebuild the p2p validator map, or it
+   * keeps the removed entries (a stale index → peer) until the next binding
+   */
+  readonly onPruned?: (n: number) => void;
   /** wall clock (ms); default Date.now */
   readonly now?: () => number;
   /** announcements issued further ahead than this are ignored (default 60 s) */
@@ -429,7 +438,7 @@ export class AnnouncementVerifier {
     if (reg === "other-key") return "other-key";
     if (dir.peerOf(a.blsKey) === null && dir.announced >= (this.d.maxBindings ?? 1_024)) {
       // make room: forget keys the registry no longer lists (withdrawn validators)
-      dir.prune((k) => {
+      const pruned = dir.prune((k) => {
         const address = this.addresses.get(hex(k));
         const keep = address !== undefined && this.d.registry(address, k) === "registered";
         if (!keep) this.addresses.delete(hex(k));
@@ -438,6 +447,7 @@ export class AnnouncementVerifier {
       // keys bound here no longer (pruned, or given up for another key on their peer)
       for (const k of [...this.addresses.keys()])
         if (dir.peerOf(Uint8Array.from(Buffer.from(k, "hex"))) === null) this.addresses.delete(k);
+      if (pruned > 0) this.d.onPruned?.(pruned);
       if (dir.announced >= (this.d.maxBindings ?? 1_024)) return "full";
     }
     const r = dir.bind(a.blsKey, a.peerId, a.issuedAtMs);

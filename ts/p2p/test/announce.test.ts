@@ -218,9 +218,27 @@ describe("peer index exhaustion", () => {
 
   it("recycles the indices of keys neither bound nor in use once they run out: churn cannot exhaust them", () => {
     const member = Buffer.from(key(9).pk).toString("hex");
-    const inUse = (k: Uint8Array) => Buffer.from(k).toString("hex") === member;
-    const dir = new ValidatorDirectory([], 3, inUse);
+    let calls = 0;
+    const inUseKeys = () => {
+      calls++;
+      return new Set([member]);
+    };
+    const dir = new ValidatorDirectory([], 3, inUseKeys);
     const out = churn(dir, 30);
+    // the in-use set is built once per recycle (at most once per new key), not once per assigned key
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThanOrEqual(30 * 2);
+    const many = new ValidatorDirectory([], 64, inUseKeys);
+    for (let i = 0; i < 64; i++) expect(many.indexOf(key(100 + i).pk)).toBe(i);
+    many.indexOf(key(9).pk); // full: one recycle frees the 64 unused keys' indices
+    expect(many.indexOf(key(9).pk)).toBe(0);
+    calls = 0;
+    expect(many.recycle()).toBe(0); // only the member holds an index now
+    expect(calls).toBe(1);
+    for (let i = 0; i < 63; i++) many.indexOf(key(200 + i).pk);
+    calls = 0;
+    expect(many.recycle()).toBe(63);
+    expect(calls).toBe(1);
     expect(out.every((o) => o === "bound")).toBe(true);
     expect(dir.assigned).toBeLessThanOrEqual(3);
     // the member keeps its index throughout; the last round's keys hold the two others
@@ -231,6 +249,49 @@ describe("peer index exhaustion", () => {
     // with every index bound or in use, nothing is recycled and a new key gets none
     expect(dir.indexOf(key(200).pk)).toBe(-1);
     expect(dir.indexOf(key(9).pk)).toBe(0);
+  });
+
+  it("pruning that frees a binding refreshes the mirrored validator map before its index can be recycled", () => {
+    const hexOf = (k: Uint8Array) => Buffer.from(k).toString("hex");
+    const inUse = new Set([hexOf(key(9).pk)]);
+    const dir = new ValidatorDirectory([], 2, () => inUse);
+    const registered = new Set<string>();
+    // the p2p validator map as the node keeps it: rebuilt on every binding and after pruning
+    let map = dir.entries();
+    const refreshed: string[] = [];
+    const v = new AnnouncementVerifier({
+      chainId: CHAIN,
+      crypto,
+      directory: dir,
+      registry: (_a, k) => (registered.has(hexOf(k)) ? "registered" : "unknown"),
+      maxBindings: 1,
+      now: () => 1_000_000,
+      onBound: () => {
+        map = dir.entries();
+        refreshed.push("bound");
+      },
+      onPruned: (n) => {
+        map = dir.entries();
+        refreshed.push(`pruned ${n}`);
+      },
+    });
+    expect(dir.indexOf(key(9).pk)).toBe(0); // a member of a running epoch (never announced)
+    registered.add(hexOf(key(10).pk));
+    expect(v.validate(announce(10, addr(10), peers[0] as string, 1_000), peers[0] as string)).toBe("accept");
+    expect(map).toEqual([{ index: 1, peerId: peers[0] }]);
+    // key 10 withdraws but is still a member of an epoch the node routes for: its binding is
+    // pruned to make room for key 11, whose binding then finds no index ("full")
+    registered.delete(hexOf(key(10).pk));
+    inUse.add(hexOf(key(10).pk));
+    registered.add(hexOf(key(11).pk));
+    expect(v.validate(announce(11, addr(11), peers[1] as string, 1_000), peers[1] as string)).toBe("ignore");
+    expect(v.last).toBe("full");
+    expect(refreshed).toEqual(["bound", "pruned 1"]);
+    expect(map).toEqual([]); // no stale index → peer entry left behind
+    // key 10 leaves the routed epochs; a new member asked for by the node gets its index
+    inUse.delete(hexOf(key(10).pk));
+    expect(dir.indexOf(key(12).pk)).toBe(1);
+    expect(map.find((e) => e.index === 1)).toBeUndefined(); // not routed to key 10's old peer
   });
 
   it("(without an in-use predicate indices are never recycled, and the same churn fills the directory)", () => {

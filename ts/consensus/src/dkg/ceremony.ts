@@ -52,9 +52,11 @@ export interface DkgTransport {
    * my private share of it), called before it is processed locally. It is the one dealing no
    * one sends me again, so a node that must derive its share after a restart without being able
    * to deal again (previous share lost) keeps it with the dealings it received and feeds it back
-   * like theirs.
+   * like theirs. Returns false if it could not be kept (e.g. not persisted): `start()` then
+   * refuses to deal (`ERR_DKG_OWN_DEALING_NOT_KEPT`, nothing sent, my dealing never
+   * acknowledged), since a dealing acknowledged but lost would leave me unable to derive my share.
    */
-  keepOwnDealing?(publicMessage: Uint8Array, privateMessage: Uint8Array): void;
+  keepOwnDealing?(publicMessage: Uint8Array, privateMessage: Uint8Array): boolean;
 }
 
 export interface DkgCeremonyConfig extends DkgInfoConfig {
@@ -169,7 +171,10 @@ export class DkgCeremony {
 
   /**
    * Deals (dealers only; a no-op for others): broadcasts the commitment and sends every player
-   * its dealing; my own dealing to myself is processed locally. Idempotent.
+   * its dealing; my own dealing to myself is kept (`keepOwnDealing`) and processed locally.
+   * Idempotent. Throws `DkgError` `ERR_DKG_OWN_DEALING_NOT_KEPT` (before sending anything) if
+   * `keepOwnDealing` returns false: this ceremony then has no dealing of mine (`dealing` stays
+   * false, further calls are no-ops, `closeDealing` refuses).
    */
   start(): void {
     if (!this.isDealer || this.started) return;
@@ -189,13 +194,19 @@ export class DkgCeremony {
           this.randomness("deal"),
         ),
     );
-    this.dealer = dealer;
     const me = this.me as Buffer;
     const pub = dealer.publicMessage;
+    const privates = dealer.privateMessages();
+    const own = privates.find((p) => p.player.equals(me));
+    if (own !== undefined && this.transport.keepOwnDealing?.(pub, own.message) === false)
+      throw new DkgError(
+        "ERR_DKG_OWN_DEALING_NOT_KEPT",
+        "my dealing to myself could not be kept: not dealing in this ceremony",
+      );
+    this.dealer = dealer;
     this.transport.broadcast(pub);
-    for (const { player, message } of dealer.privateMessages()) {
+    for (const { player, message } of privates) {
       if (player.equals(me)) {
-        this.transport.keepOwnDealing?.(pub, message);
         this.onPublicMessage(me, pub);
         this.onDealing(me, message);
       } else {
@@ -268,6 +279,11 @@ export class DkgCeremony {
       throw new DkgError("ERR_DKG_UNKNOWN_PLAYER", "an acknowledgement from a key that is not a player");
     native("acknowledgement", () => dealer.receiveAck(Buffer.from(player), Buffer.from(ack)));
     this.acksIn.add(hex(player));
+  }
+
+  /** Dealer side: `start()` dealt (false before it, and after it refused to deal). */
+  get dealing(): boolean {
+    return this.dealer !== null;
   }
 
   /** Dealer side: every player has acknowledged (time to `closeDealing`). */

@@ -1373,6 +1373,11 @@ export class Chain implements ChainApi {
 
   private versionOf(height: bigint | undefined): bigint | null {
     if (height === undefined || height === this.headHeader.height) return null;
+    return this.committedVersion(height);
+  }
+
+  /** The store version committed for executed block `height` (`RangeError` past the head). */
+  private committedVersion(height: bigint): bigint {
     if (height < 0n || height > this.headHeader.height)
       throw new RangeError(`height ${height} is not executed yet`);
     return this.genesisVersion + height;
@@ -1438,9 +1443,21 @@ export class Chain implements ChainApi {
     return readOpenCeremony(this.state);
   }
 
-  /** Resharing ceremony `n` (open or decided; kept `keepEpochs` epochs), or null. */
-  ceremony(n: number): CeremonyRecord | null {
-    return readCeremony(this.state, n);
+  /**
+   * Resharing ceremony `n` (open or decided; kept `keepEpochs` epochs), or null. With `height`
+   * (an executed block): as of the state after that block, read at the store version committed
+   * for it (the head's too); throws `RangeError` for a height not executed yet,
+   * and the store's `ERR_QMDB_VERSION_UNAVAILABLE` once that version left its history window.
+   */
+  ceremony(n: number, height?: bigint): CeremonyRecord | null {
+    if (height === undefined) return readCeremony(this.state, n);
+    // read at the committed version even for the head: never a pending block's writes
+    const v = this.committedVersion(height);
+    const state = this.state;
+    const readOnly = (): never => {
+      throw new TypeError("a past state is read-only"); // readCeremony only reads
+    };
+    return readCeremony({ get: (key) => state.getAt(v, key), put: readOnly, delete: readOnly }, n);
   }
 
   /** The validator record of `address` (20 bytes) in the head state, or null. */

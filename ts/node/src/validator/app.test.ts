@@ -7,7 +7,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Certificate, genesisDkg, loadNative, type Proposal, type Round } from "@cowboy/consensus";
+import {
+  type Certificate,
+  DkgCeremony,
+  genesisDkg,
+  loadNative,
+  type Proposal,
+  type Round,
+} from "@cowboy/consensus";
 import {
   addressFromSecretKey,
   blockHash,
@@ -22,6 +29,7 @@ import { openChain } from "../stf/open.ts";
 import type { GenesisConfig } from "../stf/types.ts";
 import { ChainApplication, type FinalizedEntry } from "./app.ts";
 import type { ConsensusBlock } from "./block.ts";
+import type { CeremonyRecord } from "./dkg.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cowboy-chainapp-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -74,6 +82,7 @@ function open(name: string, i: number, pool: Uint8Array[] = []) {
   );
   return { app, finals };
 }
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const beacon = (v: number) => new Uint8Array(96).fill(v);
 /** a well-formed certificate (these applications check none: verifyCertificate is null) */
 const certOf = (p: Proposal): Certificate => ({
@@ -326,6 +335,83 @@ describe("ChainApplication", () => {
     expect(app.finalizedCeremony(1, 4)).toEqual(atHead);
     expect(app.finalizedCeremony(1, 3)).toBeNull(); // an older finalized state: read at its version
     expect(app.finalizedCeremony(2, 4)).toBeNull();
+    // a dealer log in a speculative block (6, on 5): on the head, not in any finalized state
+    const rec = atHead as CeremonyRecord;
+    const cer = new Map<string, DkgCeremony>();
+    const queue: Array<() => void> = [];
+    for (const [i, sk] of secrets.entries()) {
+      const me = x.blsPublicKey(sk);
+      if (!rec.players.some((p) => Buffer.from(p).equals(me))) continue; // the exiting one
+      const dealer = i === 1;
+      const c = new DkgCeremony(
+        {
+          chainId: 99n,
+          round: 1n,
+          previousOutput: rec.previousOutput,
+          dealers: rec.dealers,
+          players: rec.players,
+          secretKey: sk,
+          previousShare: dealer ? (dkg.shares.find((d) => d.publicKey.equals(me))?.share ?? null) : null,
+          dealing: dealer,
+        },
+        {
+          broadcast: (pub) => {
+            for (const [k, o] of cer) if (k !== hex(me)) queue.push(() => o.onPublicMessage(me, pub));
+          },
+          sendDealing: (to, m) => queue.push(() => cer.get(hex(to))?.onDealing(me, m)),
+          sendAck: (to, a) => queue.push(() => cer.get(hex(to))?.onAck(me, a)),
+          publishLog: () => {},
+          keepOwnDealing: () => true,
+        },
+      );
+      cer.set(hex(me), c);
+    }
+    const dealerCeremony = cer.get(hex(x.blsPublicKey(secrets[1] as Buffer))) as DkgCeremony;
+    dealerCeremony.start();
+    while (queue.length > 0) (queue.shift() as () => void)();
+    expect(dealerCeremony.allAcked).toBe(true);
+    const log = dealerCeremony.closeDealing();
+    pool.push(
+      encodeTransaction(
+        signTransaction(
+          {
+            chainId: 99n,
+            nonce: 0n,
+            instruction: { kind: "dkgLog", ceremony: 1n, log },
+            cyclesLimit: 21_000n,
+            cellsLimit: BigInt(log.length),
+            maxFeePerCycle: 20_000n,
+            maxFeePerCell: 20_000n,
+            maxPriorityFeePerCycle: 0n,
+            maxPriorityFeePerCell: 0n,
+            from: addressFromSecretKey(operators[1] as Uint8Array),
+            accessList: null,
+            metadata: new Uint8Array(0),
+            originTxHash: null,
+            originRemainingCycles: null,
+            originRemainingCells: null,
+            signature: zeroSignature(),
+            additionalSigners: [],
+          },
+          operators[1] as Uint8Array,
+        ),
+      ),
+    );
+    const round6 = { epoch: 0, view: 6 };
+    const out6 = app.propose(round6, parent, beacon(6), cert);
+    if (out6 === null) throw new Error("no proposal in view 6");
+    const cb6 = out6.block as ConsensusBlock;
+    expect(cb6.block.transactions.length).toBe(1);
+    expect(app.chain.ceremony(1)?.logs.map(hex)).toEqual([hex(log)]); // the head (6) has it
+    expect(app.finalizedCeremony(1, 4)?.logs).toEqual([]);
+    expect(app.finalizedCeremony(1, 5)).toBeNull(); // 5 is not final yet
+    const m5 = made[4] as { p: Proposal; cb: ConsensusBlock };
+    app.finalized(m5.p, m5.cb, certOf(m5.p));
+    expect(app.finalizedCeremony(1, 5)?.logs).toEqual([]); // final, but the log is in 6
+    const p6 = proposal(round6, cb6, out6.digest);
+    app.finalized(p6, cb6, certOf(p6));
+    expect(app.finalizedCeremony(1, 6)?.logs.map(hex)).toEqual([hex(log)]);
+    expect(app.finalizedCeremony(1, 5)?.logs).toEqual([]); // read at block 5's version
     app.close();
   });
 });

@@ -42,7 +42,7 @@ import type { ValidatorApplication } from "@cowboy/p2p";
 import { type BlockHeader, blockHash, bytesEqual, type Transaction, toHex } from "@cowboy/sdk";
 import type { Logger } from "../devnet/logger.ts";
 import type { Chain } from "../stf/chain.ts";
-import { type CeremonyRecord, readCeremony } from "../stf/dkg.ts";
+import type { CeremonyRecord } from "../stf/dkg.ts";
 import { type ChainHandle, openChain } from "../stf/open.ts";
 import type { BlockResult, GenesisConfig } from "../stf/types.ts";
 import {
@@ -647,30 +647,23 @@ export class ChainApplication implements ValidatorApplication {
    */
   finalizedCeremony(n: number, height: number): CeremonyRecord | null {
     if (this.dirty || !Number.isSafeInteger(height) || height < 0 || height > this.final.length) return null;
-    const state = this.handle.state;
-    const head = this.handle.chain.head.height;
+    const chain = this.handle.chain;
     const h = BigInt(height);
-    if (h > head) return null;
-    // one committed version per executed block: the head's is the latest
-    const version = state.version() - (head - h);
+    if (h > chain.head.height) return null;
     try {
-      return readCeremony(
-        {
-          get: (key) => state.getAt(version, key),
-          put: () => {
-            throw new ChainAppError("ERR_VALIDATOR_READ_ONLY", "a finalized state is read-only");
-          },
-          delete: () => {
-            throw new ChainAppError("ERR_VALIDATOR_READ_ONLY", "a finalized state is read-only");
-          },
-        },
-        n,
-      );
+      return chain.ceremony(n, h); // the chain's own height → store version rule
     } catch (err) {
-      this.opts.logger?.debug(
-        { ceremony: n, height, err: (err as Error).message },
-        "cannot read a ceremony at a finalized height",
-      );
+      const code = (err as { code?: string }).code;
+      if (code === "ERR_QMDB_VERSION_UNAVAILABLE")
+        this.opts.logger?.debug(
+          { ceremony: n, height, err: (err as Error).message },
+          "a finalized height left the store's history window",
+        );
+      else
+        this.opts.logger?.error(
+          { ceremony: n, height, code, err: (err as Error).message },
+          "cannot read a ceremony at a finalized height",
+        );
       return null;
     }
   }

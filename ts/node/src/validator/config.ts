@@ -212,14 +212,22 @@ function readJson(path: string): Record<string, unknown> {
  * The shortest epoch (`params.epochBlocks`) in which a resharing ceremony can run on a chain with
  * a DKG group (`dkgOutput`). Epoch e's ceremony opens at the freeze point F = e·E + ⌊E/2⌋ and
  * takes dealer logs up to its last height L = (e+1)·E − 1, a window of W = L − F = ⌈E/2⌉ − 1
- * blocks after the one that opened it. The DKG driver (dkg.ts) deals when F is final and closes
- * dealing at the midpoint M = F + ⌊W/2⌋ at the latest; its log, submitted when M is final, must
- * then be included in a block ≤ L, and the block after M may already be proposed by then (the
- * next leader builds on a notarized, not yet final, parent). So the ceremony needs
- * ⌊W/2⌋ ≥ 1 (a block for the acknowledgements) and W − ⌊W/2⌋ ≥ 2 (two blocks for the log to
- * land): W ≥ 3, i.e. E ≥ 7. With E ≤ 4 the driver would close at F itself, before any
- * acknowledgement, and every ceremony would fall back. Longer epochs leave room for
- * resubmissions (every 3 blocks) and slow links; the default is 3,600.
+ * blocks after the one that opened it. The DKG driver (dkg.ts) deals when F is final; a dealer
+ * that started with the ceremony closes dealing at the midpoint M = F + ⌊W/2⌋ at the latest.
+ * Its log, submitted when M is final, must then be included in a block ≤ L, and the block after
+ * M may already be proposed by then (the next leader builds on a notarized, not yet final,
+ * parent). So the ceremony needs ⌊W/2⌋ ≥ 1 (a block for the acknowledgements) and
+ * W − ⌊W/2⌋ ≥ 2 (two blocks for the log to land): W ≥ 3, i.e. E ≥ 7. With E ≤ 4 the driver
+ * would close at F itself, before any acknowledgement, and every ceremony would fall back.
+ *
+ * This is a bound in blocks, not in time; two limits remain at the minimum (docs/consensus.md
+ * "The shortest epoch"): (1) at E = 7 or 8 the acknowledgements must arrive within the one block
+ * between F and M = F + 1 becoming final (a hello, a dealing and an acknowledgement: about two
+ * network round trips), so a block time near 0 reveals most dealings; (2) a dealer that
+ * (re)starts after F (at finalized height S) waits for acknowledgements until
+ * max(M, min(S + 2, L − 1)), so its log is sure to land (two blocks) only if S ≤ L − 4: never at
+ * E ≤ 10, and at E = 7 or 8 it closes at L − 1, leaving at most block L, often already proposed. Longer epochs leave room for
+ * late starts, resubmissions (every 3 blocks) and slow links; the default is 3,600.
  */
 export const MIN_DKG_EPOCH_BLOCKS = 7;
 

@@ -292,6 +292,10 @@ interface StartOptions {
   finalizedHeight?: number;
   chain?: DkgChain;
   finalizedCeremony?: (n: number, height: number) => CeremonyRecord | null;
+  /** the driver's logger (default: {@link testLogger}) */
+  logger?: Logger;
+  /** constructed with `waitForSync` (inactive until `ready()`) */
+  waitForSync?: boolean;
 }
 
 /**
@@ -358,7 +362,8 @@ class Net {
       dataDir: v.dir,
       finalizedHeight: o.finalizedHeight ?? this.chain.height,
       genesisShare: g === undefined ? null : { index: g.index, share: g.share },
-      logger: testLogger(v.name),
+      logger: o.logger ?? testLogger(v.name),
+      waitForSync: o.waitForSync,
       metrics: {
         ceremoniesStarted: counter("ceremoniesStarted"),
         logsSubmitted: counter("logsSubmitted"),
@@ -626,6 +631,39 @@ describe("DkgDriver: faults", () => {
     expect(net.chain.decided(1)?.revealed.map(hex)).toEqual([hex(joiner.key)]);
   });
 
+  it("a dealer-player that cannot persist its own dealing does not deal (error logged); the ceremony completes without it", async () => {
+    const net = new Net({ epochBlocks: E });
+    const v1 = net.validators[1] as Validator;
+    const errors: string[] = [];
+    const line = () => {};
+    net.stop(v1);
+    net.start(v1, { logger: { info: line, warn: line, debug: line, error: (_o, m) => errors.push(m) } });
+    // the dealings file cannot be written (a directory is in its place): a failing writer
+    mkdirSync(join(v1.dir, "dkg", "dealings-1.json", "x"), { recursive: true });
+    await net.runTo(8);
+    expect(errors).toContain("dkg: cannot persist my dealing to myself: not dealing in this ceremony");
+    await net.runTo(15);
+    const fromV1 = net.hub.log
+      .filter((m) => m.from === v1.peer)
+      .map((m) => decodeDkgFrame(CHAIN_ID, m.data)?.type);
+    expect(fromV1).not.toContain("deal"); // nothing dealt
+    expect(fromV1).not.toContain("ack"); // nothing acknowledged (not even its own dealing)
+    expect(net.counters.get(v1.name)?.logsSubmitted).toBe(0);
+    const rec = net.chain.chain.ceremony(1) as CeremonyRecord;
+    expect(rec.logs.length).toBe(3);
+    // the three other dealers revealed their dealings to it; the ceremony succeeds
+    expect(net.chain.decided(1)?.revealed.map(hex)).toEqual([hex(v1.key)]);
+    for (const v of net.validators) {
+      if (v === v1) continue;
+      expect(v.driver?.shareFor(1), v.name).not.toBeNull();
+    }
+    // and it still derives its (revealed) share from the chain's logs alone
+    const s = v1.driver?.shareFor(1);
+    expect(
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+    ).toBe(true);
+  });
+
   it("a player offline until the dealers' deadline is revealed, and still gets its share", async () => {
     const net = new Net({ epochBlocks: E });
     const joiner = net.validators[4] as Validator;
@@ -858,6 +896,51 @@ class AheadChain implements DkgChain {
     return this.real.epochGroup(epoch);
   }
 }
+
+describe("DkgDriver: the node's initial sync (waitForSync)", () => {
+  it("syncing through a ceremony window starts nothing and submits nothing; after ready() the passed window is not started", async () => {
+    const net = new Net({ epochBlocks: E });
+    const v1 = net.validators[1] as Validator;
+    net.stop(v1);
+    const d = net.start(v1, { waitForSync: true, finalizedHeight: 0 });
+    expect(d.isReady).toBe(false);
+    await net.runTo(15); // the node applies the ceremony's blocks while syncing
+    const c = net.counters.get(v1.name) as Counters;
+    expect([c.ceremoniesStarted, c.logsSubmitted]).toEqual([0, 0]);
+    expect(net.hub.log.filter((m) => m.from === v1.peer)).toEqual([]);
+    expect(net.chain.chain.ceremony(1)?.logs.length).toBe(3); // the others' logs only
+    expect(net.chain.decided(1)?.ok).toBe(true);
+    d.ready();
+    d.ready(); // idempotent
+    expect(d.isReady).toBe(true);
+    await net.runTo(18); // ceremony 1's window is over: never started
+    expect([c.ceremoniesStarted, c.logsSubmitted]).toEqual([0, 0]);
+    expect(net.hub.log.filter((m) => m.from === v1.peer)).toEqual([]);
+    // its share still comes from the chain's logs (its dealings were revealed)
+    const s = d.shareFor(1);
+    expect(
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+    ).toBe(true);
+  });
+
+  it("ready() inside an open window: the driver joins the ceremony from the next block", async () => {
+    const net = new Net({ epochBlocks: E });
+    const joiner = net.validators[4] as Validator;
+    net.stop(joiner);
+    const d = net.start(joiner, { waitForSync: true, finalizedHeight: 0 });
+    await net.runTo(9); // ceremony 1 opened at 8; syncing: nothing sent
+    expect(net.hub.log.filter((m) => m.from === joiner.peer)).toEqual([]);
+    expect(net.counters.get(joiner.name)?.ceremoniesStarted).toBe(0);
+    d.ready();
+    await net.runTo(15);
+    expect(net.counters.get(joiner.name)?.ceremoniesStarted).toBe(1);
+    expect(net.chain.decided(1)?.ok).toBe(true);
+    const s = d.shareFor(1);
+    expect(
+      shareVerifies((net.chain.chain.epochGroup(1) as EpochGroup).group, (s as { share: Uint8Array }).share),
+    ).toBe(true);
+  });
+});
 
 describe("DkgDriver: the shortest epoch (MIN_DKG_EPOCH_BLOCKS)", () => {
   /**

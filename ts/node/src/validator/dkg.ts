@@ -205,6 +205,14 @@ export interface DkgDriverOptions {
    * head may run ahead of finality, and a share must come from final logs.
    */
   readonly finalizedHeight?: number;
+  /**
+   * true: start no session and submit no log until {@link DkgDriver.ready} (the node calls it
+   * once its initial sync is over and transaction gossip runs: a log submitted while syncing
+   * through a past ceremony window would be admitted locally but never gossiped). Finalized
+   * heights seen before are only recorded; a ceremony whose window passed meanwhile is never
+   * started. Default false (active at once).
+   */
+  readonly waitForSync?: boolean;
 }
 
 /** Derived shares kept on disk (the newest; older ceremonies' groups are long replaced). */
@@ -378,7 +386,8 @@ interface Session {
   readonly n: number;
   readonly record: CeremonyRecord;
   readonly ceremony: DkgCeremony;
-  readonly isDealer: boolean;
+  /** I deal in it (false once dealing failed: I sit it out as a dealer) */
+  isDealer: boolean;
   readonly isPlayer: boolean;
   /** the binding signature of my key to my peer id for this ceremony */
   readonly mySig: Buffer;
@@ -447,6 +456,8 @@ export class DkgDriver {
   private readonly done = new Set<number>();
   private readonly shares = new Map<number, StoredShare>();
   private lastHeight: number;
+  /** false until `ready()` when constructed with `waitForSync` */
+  private synced: boolean;
   private swept = false;
   /** hellos relayed for the open ceremony when this node takes no part in it */
   private relay: { n: number; keys: Set<string>; seen: Map<string, string> } | null = null;
@@ -478,6 +489,7 @@ export class DkgDriver {
     this.retryBlocks = Math.max(1, o.submitRetryBlocks ?? 3);
     this.finalizedCeremony = o.finalizedCeremony;
     this.lastHeight = o.finalizedHeight ?? -1;
+    this.synced = o.waitForSync !== true;
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch (err) {
@@ -759,6 +771,22 @@ export class DkgDriver {
   // ----- the finalized-block tick -----
 
   /**
+   * The node's initial sync is over (only meaningful with `waitForSync`; idempotent): from the
+   * next finalized block on, the driver joins the open ceremony if its window is still open
+   * (one that ended meanwhile is not started) and submits logs.
+   */
+  ready(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.log?.debug({ height: this.lastHeight }, "dkg: initial sync over");
+  }
+
+  /** True once the driver may start sessions and submit logs (see `waitForSync`). */
+  get isReady(): boolean {
+    return this.synced;
+  }
+
+  /**
    * Call after each finalized block is applied (heights may be skipped). Starts the open
    * ceremony if this key is a dealer or player, resends, closes dealing and submits the log,
    * and after the ceremony's last block derives the new share. Never throws.
@@ -766,6 +794,7 @@ export class DkgDriver {
   onFinalized(height: number): void {
     if (height <= this.lastHeight) return;
     this.lastHeight = height;
+    if (!this.synced) return; // syncing: ceremonies are joined from the first block after `ready()`
     try {
       this.tick(height);
     } catch (err) {
@@ -837,15 +866,18 @@ export class DkgDriver {
       },
       publishLog: () => {},
       // a dealer-player's dealing to itself: kept (persisted) like a received one, so that a
-      // restart that cannot deal again (previous share lost) still derives the same share
+      // restart that cannot deal again (previous share lost) still derives the same share; if
+      // it cannot be persisted the ceremony refuses to deal (never acknowledges it unpersisted)
       keepOwnDealing: (pub, priv) => {
         const s = sRef.s;
-        if (s === null || !s.isPlayer) return;
+        if (s === null || !s.isPlayer) return true;
         const k = hex(this.blsKey);
         const had = s.received.get(k);
-        if (had?.pub.equals(pub) && had.priv.equals(priv)) return;
+        if (had?.pub.equals(pub) && had.priv.equals(priv)) return true;
         s.received.set(k, { dealer: this.blsKey, pub: Buffer.from(pub), priv: Buffer.from(priv) });
-        if (!this.saveDealings(s)) s.received.delete(k);
+        if (this.saveDealings(s)) return true;
+        s.received.delete(k);
+        return false;
       },
     };
     let ceremony: DkgCeremony;
@@ -922,7 +954,16 @@ export class DkgDriver {
       try {
         ceremony.start();
       } catch (err) {
-        this.fail(n, "dealing failed", err);
+        // no dealing of mine in this ceremony (nothing was sent): I sit it out as a dealer,
+        // except to resubmit a log closed before a restart (it is valid as it is)
+        if (s.log === null) s.isDealer = false;
+        this.fail(
+          n,
+          (err as { code?: string }).code === "ERR_DKG_OWN_DEALING_NOT_KEPT"
+            ? "cannot persist my dealing to myself: not dealing in this ceremony"
+            : "dealing failed: not dealing in this ceremony",
+          err,
+        );
       }
     }
     this.hello(s);
@@ -932,9 +973,11 @@ export class DkgDriver {
     const r = s.record;
     if (s.log === null) {
       const mid = r.firstHeight + Math.floor((r.lastHeight - r.firstHeight) / 2);
-      // a dealer that (re)started after the ceremony opened gives players a few blocks to
-      // acknowledge again; one that started with it closes at the midpoint (in short epochs a
-      // later close would leave its log no block to land in, docs: MIN_DKG_EPOCH_BLOCKS)
+      // one that started with the ceremony closes at the midpoint (a later close would leave
+      // its log no block to land in in short epochs, docs: MIN_DKG_EPOCH_BLOCKS); one that
+      // (re)started after it opened gives players `resendEvery` blocks to acknowledge again, up
+      // to L − 1: its log is then sure to land (≤ L, the next block possibly proposed already)
+      // only if it started by L − 4, never with E ≤ 10 (docs/consensus.md "The shortest epoch")
       const closeAt =
         s.startHeight > r.firstHeight
           ? Math.max(mid, Math.min(s.startHeight + this.resendEvery, r.lastHeight - 1))

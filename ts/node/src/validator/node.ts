@@ -38,6 +38,7 @@ import {
   type Equivocation,
   type Evidence,
   encodeEvidence,
+  epochsInUse,
   evidenceFromEquivocation,
   FileJournal,
   loadNative,
@@ -105,6 +106,12 @@ export interface EpochShares {
  */
 export interface DkgHooks extends EpochShares {
   onFinalized(height: number): void;
+  /**
+   * The node's initial sync is over and transaction gossip is about to run (called once, before
+   * the event loop turns again): a driver created with `waitForSync` starts sessions and submits
+   * logs from the next finalized block on
+   */
+  ready?(): void;
 }
 
 /** What the node hands the factory of its DKG driver (the `DkgDriver` constructor's options). */
@@ -160,6 +167,7 @@ export function defaultDkgDriver(ctx: DkgDriverContext): DkgHooks {
     genesisShare: ctx.genesisShare,
     finalizedHeight: ctx.finalizedHeight,
     logger: ctx.logger,
+    waitForSync: true, // the node calls `ready()` after its initial sync
   });
 }
 
@@ -313,7 +321,7 @@ export class ValidatorNode extends NodeChainBackend {
     this.directory = new ValidatorDirectory(
       config.validators.map((v) => ({ blsKey: v.blsPublicKey, peerId: v.peerId })),
       undefined,
-      (key) => this.keyInUse(key),
+      () => this.keysInUse(),
     );
     this.scheme = new BlsScheme({
       chainId: config.genesis.chainId,
@@ -448,26 +456,26 @@ export class ValidatorNode extends NodeChainBackend {
   }
 
   /**
-   * True if `key` is a member of an epoch this node may still route by peer index: the sets of
-   * the epochs around the voter it runs and around its finalized tip (the previous epoch's
-   * retired voter, the current one, the next one whose early messages are kept). The peer
-   * directory recycles the indices of other unbound keys when it runs out of them.
+   * The keys (lowercase hex) of the members of every epoch this node may still route by peer
+   * index (`epochsInUse`): the sets of the epochs around the voter it runs and around its
+   * finalized tip, and the retired voter's epoch (older than the previous one after a catch-up
+   * jump). Built once per call: the peer directory asks once per recycling, when it ran out of
+   * indices, and recycles the indices of other unbound keys.
    */
-  private keyInUse(key: Uint8Array): boolean {
-    if (!this.epochs) return false; // one set for the network's life: the network file's
+  private keysInUse(): Set<string> {
+    const out = new Set<string>();
+    if (!this.epochs) return out; // one set for the network's life: the network file's
     const chain = this.app.chain;
+    const voters = this.running?.voters;
     const tip = Math.floor((this.app.tip() + 1) / this.epochBlocks);
-    const running = this.running?.voters.epoch ?? tip;
-    const epochs = new Set([running - 1, running, running + 1, tip - 1, tip, tip + 1]);
-    for (const e of epochs) {
-      if (e < 0) continue;
+    for (const e of epochsInUse(tip, voters?.epoch ?? null, voters?.retiredEpoch ?? null)) {
       try {
-        if (chain.validatorSet(e).some((m) => bytesEqual(m.blsKey, key))) return true;
+        for (const m of chain.validatorSet(e)) out.add(Buffer.from(m.blsKey).toString("hex"));
       } catch {
         // pruned or not fixed yet
       }
     }
-    return false;
+    return out;
   }
 
   /** Opens ledger and state (rebuilding the state if needed) without starting anything. */
@@ -612,6 +620,9 @@ export class ValidatorNode extends NodeChainBackend {
       while (node.connectedPeers().length === 0 && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
       if (node.connectedPeers().length > 0) await this.syncChain(node, codec);
+      // no await from here to the transaction gossip below: the driver's first log goes out
+      // from a later finalized block, when gossip runs
+      this.dkg?.ready?.();
       journal = new FileJournal(join(c.dataDir, "votes.journal"));
       const tap = metrics.tap;
       const rewrite = c.faults.equivocate ? (m: Message) => this.equivocate(m) : undefined;
@@ -836,6 +847,18 @@ export class ValidatorNode extends NodeChainBackend {
         }
         log?.info({ address: toHex(a.address), peer: a.peerId }, "validator announced: peer bound");
         this.savedAnnouncements.set(Buffer.from(a.blsKey).toString("hex"), toHex(encodeAnnouncement(a)));
+        this.saveAnnouncements();
+      },
+      // bindings pruned to make room: the map drops them now, before their peer indices can be
+      // recycled for other keys (the binding that follows may not happen: "full", "fixed")
+      onPruned: (n) => {
+        try {
+          node.setValidators(this.directory.entries());
+        } catch (err) {
+          log?.error({ err: (err as Error).message }, "cannot update the p2p validator map");
+          return;
+        }
+        log?.info({ pruned: n }, "validator bindings pruned (withdrawn keys)");
         this.saveAnnouncements();
       },
     });
