@@ -26,8 +26,9 @@
  * full) and lasts {@link MEASURE_MS}; the value is the transfers of the blocks observed in it
  * over the time between its first and last observation (whole blocks; ramp-up and drain
  * excluded). Then the submission stops, the load drains, and the run checks that every
- * accepted transfer was committed exactly once (the blocks hold exactly the accepted count and
- * the senders' nonces sum to it).
+ * accepted transfer was committed exactly once (the blocks hold exactly the accepted count of
+ * the load's transfers, recognized by hash, whatever else they hold, and the senders' nonces
+ * sum to it).
  *
  * Pacing: 100 ms (`minViewMs`) for every network: unpaced, a lone validator would spend its
  * time on tiny blocks as fast as it can commit them, which would measure that, not capacity.
@@ -113,12 +114,22 @@ async function rpcBatchOnce(url: string, calls: Array<[string, unknown[]]>): Pro
   return out;
 }
 
+/** The bench's signed transfers. */
+export interface SignedLoad {
+  /** per sender, its transfers in nonce order (hex encodings) */
+  readonly raws: string[][];
+  /**
+   * the hashes of all of them (hex): a transaction's hash is the hash of its encoding with the
+   * signature zeroed, i.e. its signing hash (checked against every hash a validator answers)
+   */
+  readonly hashes: ReadonlySet<string>;
+}
+
 /**
- * The signed load: per sender, its transfers in nonce order (hex). Signed with the addon
- * (`txSigningHash`, `signHash`: ~40× the SDK's speed); the first transfer is checked against
- * the SDK's `signTransaction`.
+ * The signed load. Signed with the addon (`txSigningHash`, `signHash`: ~40× the SDK's speed);
+ * the first transfer is checked against the SDK's `signTransaction`.
  */
-export function signLoad(chainId: bigint, perSender = PER_SENDER): string[][] {
+export function signLoad(chainId: bigint, perSender = PER_SENDER): SignedLoad {
   const keys = deriveDevKeys(SENDERS).accounts;
   const sink = new Uint8Array(20).fill(0xee);
   const unsigned = (from: Uint8Array, nonce: number): Transaction => ({
@@ -140,26 +151,33 @@ export function signLoad(chainId: bigint, perSender = PER_SENDER): string[][] {
     signature: zeroSignature(),
     additionalSigners: [],
   });
+  const hashes = new Set<string>();
   const load = keys.map((k) => {
     const sk = Buffer.from(k.secretKey);
     return Array.from({ length: perSender }, (_, nonce) => {
       const tx = unsigned(k.address, nonce);
       const hash = native.txSigningHash(Buffer.from(encodeTransaction(tx)));
+      hashes.add(toHex(hash));
       return toHex(encodeTransaction({ ...tx, signature: native.signHash(hash, sk) }));
     });
   });
   const k0 = keys[0] as (typeof keys)[number];
   if (load[0]?.[0] !== toHex(encodeTransaction(signTransaction(unsigned(k0.address, 0), k0.secretKey))))
     throw new Error("txload: the native signer disagrees with the SDK");
-  return load;
+  return { raws: load, hashes };
 }
 
 /** Shared state of one run's submission. */
 interface Submission {
   /** transfers accepted by the validators */
   accepted: number;
-  /** transfers committed on validator 0 (kept up to date by the block follower) */
+  /**
+   * the bench's transfers committed on validator 0 (kept up to date by the block follower);
+   * other transactions of the blocks (DKG logs, evidence) are not counted
+   */
   committed: number;
+  /** the hashes of the bench's transfers ({@link SignedLoad.hashes}) */
+  ours: ReadonlySet<string>;
   /** sending stops when set */
   stop: boolean;
   error: Error | null;
@@ -206,6 +224,8 @@ async function client(ws: string, raws: readonly string[], sub: Submission): Pro
       const raw = inflight.get(a.id) as string;
       inflight.delete(a.id);
       if (a.error === undefined) {
+        if (!sub.ours.has(a.result as string))
+          failed(new Error(`txload: a validator answered hash ${String(a.result)}, not one of the load's`));
         sub.accepted++;
         sub.clientOf.set(a.result as string, mine);
       } else if (a.error.data?.code === "ERR_MEMPOOL_NONCE_GAP") {
@@ -295,7 +315,8 @@ export interface RunResult {
 }
 
 /** Committed transfers per second (steady window) of one localnet of `n` validators. */
-export async function committedTxPerSecond(n: number, load: string[][]): Promise<RunResult> {
+export async function committedTxPerSecond(n: number, signed: SignedLoad): Promise<RunResult> {
+  const load = signed.raws;
   const dir = mkdtempSync(join(tmpdir(), "cowboy-txload-"));
   const procs: ValidatorProcess[] = [];
   const prof = process.env.TXLOAD_PROF;
@@ -343,6 +364,7 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
     const sub: Submission = {
       accepted: 0,
       committed: 0,
+      ours: signed.hashes,
       stop: false,
       error: null,
       waiters: [],
@@ -389,8 +411,9 @@ export async function committedTxPerSecond(n: number, load: string[][]): Promise
         )) as Array<{ transactions: string[] } | null>;
         const t = performance.now();
         for (const b of got) {
-          sub.committed += b?.transactions.length ?? 0;
           for (const h of b?.transactions ?? []) {
+            if (!sub.ours.has(h)) continue; // a DKG log, evidence: not the bench's
+            sub.committed++;
             const c = sub.clientOf.get(h);
             if (c !== undefined) c.committed++;
           }

@@ -1398,7 +1398,9 @@ impl Vm {
                     let f = self.fr();
                     let n = f.stack.len();
                     // A class with `__slots__` takes the same path when the name is one its
-                    // slots allow, after the memory check `raw_setattr` makes on every store.
+                    // slots allow and no class on its MRO may hold a descriptor or a
+                    // `__setattr__` (see `slotted_store_is_plain`), after the memory check
+                    // `raw_setattr` makes on every store.
                     let plain = match f.stack.get(n.wrapping_sub(1)) {
                         Some(Value::Instance(inst)) if n >= 2 && inst.exc.is_none() => {
                             let cls = inst.class.borrow();
@@ -1416,7 +1418,10 @@ impl Vm {
                             && &**name != "__class__"
                             && match &slotted {
                                 None => true,
-                                Some(cls) => crate::attr::slots_allow(cls, name),
+                                Some(cls) => {
+                                    crate::attr::slots_allow(cls, name)
+                                        && slotted_store_is_plain(cls)
+                                }
                             };
                         // (`check_mem(64)`)
                         if allowed
@@ -2833,7 +2838,7 @@ impl Vm {
             };
             let (new_at, init_at) = (find("__new__"), find("__init__"));
             let encode = |(j, s): (usize, usize)| -> Option<u32> {
-                (s < 1 << LEVEL_SHIFT).then(|| ((j as u32) << LEVEL_SHIFT) | s as u32)
+                (s < 1 << LEVEL_SHIFT).then_some(((j as u32) << LEVEL_SHIFT) | s as u32)
             };
             let enc_new = new_at.map(encode);
             let enc_init = init_at.map(encode);
@@ -3329,6 +3334,22 @@ impl Vm {
         self.run(base)?;
         Ok(())
     }
+}
+
+/// For an instance of the `__slots__` class `cls` (whose own flags show neither data
+/// descriptors nor a user `__setattr__`): true when no class on its MRO may hold a property,
+/// an instance (a descriptor candidate) or a `__setattr__` either, so `set_attr`'s class
+/// lookups find nothing that takes over and the store reaches `raw_setattr`. Exact although a
+/// class's flags are not updated when a base class changes: every store into a class dict sets
+/// that class's own flags (they are never cleared, so a removed descriptor only costs the fast
+/// path), and the MRO's flags are read here on every store. The only built-in class allowed
+/// on the MRO is `object` (whose namespace is empty).
+#[inline]
+fn slotted_store_is_plain(cls: &Class) -> bool {
+    cls.mro.iter().all(|c| {
+        c.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
+            && (!c.builtin || c.kind == TypeKind::Object)
+    })
 }
 
 /// Extend fast locals with unbound (`None`) slots up to `n` (what `resize(n, None)` does,

@@ -136,6 +136,13 @@ export interface Limits {
   syncTimeoutMs: number;
 }
 
+/**
+ * A gossipsub RPC may carry several messages (an IWANT reply bundles the ones asked for), so the
+ * RPC-level read limit is this many times {@link Limits.maxGossipBytes}: a peer answering in bulk
+ * must not get its stream dropped.
+ */
+const GOSSIP_RPC_FACTOR = 8;
+
 export const DEFAULT_LIMITS: Limits = {
   maxConnections: 200,
   maxConsensusFrameBytes: 4 * 1024 * 1024,
@@ -290,7 +297,9 @@ export class P2pNode {
           allowPublishToZeroTopicPeers: true,
           fallbackToFloodsub: false,
           emitSelf: false,
-          maxInboundDataLength: this.limits.maxGossipBytes,
+          // a whole RPC (an IWANT reply bundles several messages); each message's own limit,
+          // maxGossipBytes, is checked by the topic validator
+          maxInboundDataLength: this.limits.maxGossipBytes * GOSSIP_RPC_FACTOR,
           allowedTopics: [
             this.topicNames.tx,
             this.topicNames.block,

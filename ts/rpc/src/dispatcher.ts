@@ -68,7 +68,11 @@ export class RpcDispatcher {
     return response === null ? null : JSON.stringify(response);
   }
 
-  /** Handles a parsed message (single request or batch). */
+  /**
+   * Handles a parsed message (single request or batch). A batch awaits its methods' `prepare`
+   * hooks first, so a transport that wants a connection's messages answered in order must not
+   * start the next one before this one settles (the WebSocket server handles them one at a time).
+   */
   async handle(body: unknown, ctx: RequestContext): Promise<JsonRpcResponse | JsonRpcResponse[] | null> {
     if (Array.isArray(body)) {
       if (body.length === 0) return failure(null, new RpcError(RpcErrorCode.INVALID_REQUEST, "empty batch"));

@@ -100,15 +100,24 @@ export class RpcServer {
           onClose: (listener) => closeListeners.push(listener),
         };
         const client = `ws:${connection.id}`;
-        socket.on("message", async (raw: Buffer) => {
+        // Messages of one connection are handled one at a time, in arrival order: a batch may
+        // await its `prepare` hook, and a later message must not overtake it.
+        let previous: Promise<void> = Promise.resolve();
+        socket.on("message", (raw: Buffer) => {
           const text = raw.toString("utf8");
           const message = parseMessage(text);
-          if (!this.limiter.take(client, message.cost)) {
-            socket.send(errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded"));
-            return;
-          }
-          const answer = await this.answer(message, text, { transport: "ws", connection });
-          if (answer !== null && socket.readyState === socket.OPEN) socket.send(answer);
+          // the rate limit counts a message when it arrives, its answer keeps its place in line
+          const allowed = this.limiter.take(client, message.cost);
+          previous = previous.then(async () => {
+            try {
+              const answer = allowed
+                ? await this.answer(message, text, { transport: "ws", connection })
+                : errorBody(RpcErrorCode.LIMIT_EXCEEDED, "rate limit exceeded");
+              if (answer !== null && socket.readyState === socket.OPEN) socket.send(answer);
+            } catch (err) {
+              deps.logger?.error({ err }, "RPC WebSocket message failed");
+            }
+          });
         });
         socket.on("close", () => {
           this.limiter.forget(client);

@@ -139,3 +139,63 @@ describe("RpcServer over WebSocket", () => {
     expect(hub.size).toBe(before - 2);
   });
 });
+
+describe("RpcServer WebSocket ordering", () => {
+  const handled: string[] = [];
+  const slow = {
+    methods: () => ({
+      test_put: method(
+        "put",
+        [p.quantity("n")],
+        ([n]) => {
+          handled.push(`put ${n}`);
+          return String(n);
+        },
+        // a batch's prepare takes a while: a message sent after the batch must still wait for it
+        () => new Promise<void>((r) => setTimeout(r, 50)),
+      ),
+    }),
+  };
+  const ordered = new RpcServer({ dispatcher: new RpcDispatcher([echo, slow]) }, { port: 0 });
+  let wsUrl = "";
+  beforeAll(async () => {
+    wsUrl = (await ordered.start()).ws;
+  });
+  afterAll(async () => {
+    await ordered.close();
+  });
+
+  it("answers pipelined messages of one connection in order", async () => {
+    const ws = new WebSocket(wsUrl);
+    const got: unknown[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      ws.onmessage = (ev) => {
+        got.push(JSON.parse(String(ev.data)));
+        if (got.length === 3) resolve();
+      };
+      ws.onerror = reject;
+    });
+    await new Promise((r) => {
+      ws.onopen = r;
+    });
+    ws.send(
+      JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "test_put", params: ["0x1"] },
+        { jsonrpc: "2.0", id: 2, method: "test_put", params: ["0x2"] },
+      ]),
+    );
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "test_put", params: ["0x3"] }));
+    ws.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "test_echo", params: ["0x4"] }));
+    await done;
+    ws.close();
+    expect(got).toEqual([
+      [
+        { jsonrpc: "2.0", id: 1, result: "1" },
+        { jsonrpc: "2.0", id: 2, result: "2" },
+      ],
+      { jsonrpc: "2.0", id: 3, result: "3" },
+      { jsonrpc: "2.0", id: 4, result: "4" },
+    ]);
+    expect(handled).toEqual(["put 1", "put 2", "put 3"]);
+  });
+});

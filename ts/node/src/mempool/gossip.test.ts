@@ -47,6 +47,31 @@ describe("tx gossip batch frame", () => {
     expect(decodeTxGossip(one)).toEqual([one]);
   });
 
+  it("returns copies that do not keep the gossip message alive", () => {
+    const frame = encodeTxBatch([tx(1), tx(2), tx(3)]);
+    const txs = decodeTxGossip(frame);
+    for (const t of txs) {
+      expect(t.buffer).not.toBe(frame.buffer);
+      expect(t.byteOffset).toBe(0);
+      expect(t.buffer.byteLength).toBe(t.length);
+    }
+    frame.fill(0xee);
+    expect(Array.from(txs[1] as Uint8Array)).toEqual(Array.from(tx(2)));
+    const one = tx(9);
+    const [single] = decodeTxGossip(one);
+    expect(single?.buffer).not.toBe(one.buffer);
+    expect(Array.from(single as Uint8Array)).toEqual(Array.from(one));
+  });
+
+  it("refuses a received batch over the byte limit", () => {
+    const half = MAX_GOSSIP_BATCH_BYTES / 2;
+    const frame = encodeTxBatch([tx(1, half), tx(2, half)]); // what our batcher never sends
+    expect(frame.length).toBeGreaterThan(MAX_GOSSIP_BATCH_BYTES);
+    expect(() => decodeTxGossip(frame)).toThrow(TxBatchError);
+    const fits = encodeTxBatch([tx(1, half - 100), tx(2, half - 100)]);
+    expect(decodeTxGossip(fits).length).toBe(2);
+  });
+
   it("refuses malformed frames with a typed error", () => {
     const good = encodeTxBatch([tx(1), tx(2)]);
     const bad: Uint8Array[] = [
@@ -119,6 +144,12 @@ describe("TxGossipBatcher", () => {
     const b = new TxGossipBatcher({ publish: (f) => sent.push(f), ...timer });
     b.add(tx(1));
     b.close();
+    expect(timer.armed).toBe(false);
+    b.flush();
+    expect(sent).toEqual([]);
+    // a node that stopped publishes nothing more (the faucet or a late RPC call)
+    for (let i = 0; i < MAX_GOSSIP_BATCH_TXS + 1; i++) b.add(tx(i));
+    expect(b.size).toBe(0);
     expect(timer.armed).toBe(false);
     b.flush();
     expect(sent).toEqual([]);

@@ -56,13 +56,17 @@ export function encodeTxBatch(txs: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * The transactions of a gossip message: a batch frame's (views into `bytes`), or `[bytes]`
- * for a message holding one transaction. Throws {@link TxBatchError} for a malformed frame
- * (unknown version, count or length out of range, trailing bytes).
+ * The transactions of a gossip message: a batch frame's, or the message itself if it holds one
+ * transaction. Each returned array is a copy with its own buffer: a pooled transaction must not
+ * keep the whole (up to a megabyte) gossip message alive. Throws {@link TxBatchError} for a
+ * malformed frame (unknown version, count or length out of range, trailing bytes) and for a
+ * batch over {@link MAX_GOSSIP_BATCH_BYTES} bytes or {@link MAX_GOSSIP_BATCH_TXS} transactions.
  */
 export function decodeTxGossip(bytes: Uint8Array): Uint8Array[] {
   if (bytes.length === 0) throw new TxBatchError("an empty gossip message");
-  if (bytes[0] !== MARKER) return [bytes];
+  if (bytes[0] !== MARKER) return [bytes.slice()];
+  if (bytes.length > MAX_GOSSIP_BATCH_BYTES)
+    throw new TxBatchError(`a batch of ${bytes.length} bytes (limit ${MAX_GOSSIP_BATCH_BYTES})`);
   if (bytes.length < HEADER) throw new TxBatchError("a truncated batch header");
   if (bytes[1] !== VERSION) throw new TxBatchError(`unknown batch version ${bytes[1]}`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -76,7 +80,7 @@ export function decodeTxGossip(bytes: Uint8Array): Uint8Array[] {
     const len = view.getUint32(at);
     if (len === 0 || at + 4 + len > bytes.length)
       throw new TxBatchError(`transaction ${i} of the batch has a bad length ${len}`);
-    out.push(bytes.subarray(at + 4, at + 4 + len));
+    out.push(bytes.slice(at + 4, at + 4 + len));
     at += 4 + len;
   }
   if (at !== bytes.length) throw new TxBatchError(`${bytes.length - at} bytes after the batch`);
@@ -104,6 +108,7 @@ export class TxGossipBatcher {
   private pending: Uint8Array[] = [];
   private bytes = HEADER;
   private timer: unknown = null;
+  private closed = false;
 
   constructor(opts: TxGossipBatcherOptions) {
     this.opts = opts;
@@ -114,8 +119,9 @@ export class TxGossipBatcher {
     return this.pending.length;
   }
 
-  /** Queues one encoded transaction. */
+  /** Queues one encoded transaction (nothing once {@link close}d). */
   add(tx: Uint8Array): void {
+    if (this.closed) return;
     if (this.pending.length > 0 && this.bytes + 4 + tx.length > MAX_GOSSIP_BATCH_BYTES) this.flush();
     this.pending.push(tx);
     this.bytes += 4 + tx.length;
@@ -140,8 +146,9 @@ export class TxGossipBatcher {
     this.opts.publish(encodeTxBatch(batch));
   }
 
-  /** Drops what is waiting and the timer (the node stops). */
+  /** Drops what is waiting and the timer (the node stops); later {@link add}s do nothing. */
   close(): void {
+    this.closed = true;
     if (this.timer !== null)
       (this.opts.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>)))(this.timer);
     this.timer = null;

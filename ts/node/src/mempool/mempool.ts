@@ -327,6 +327,7 @@ export class Mempool<T extends PoolTx> {
     let spill = 0n;
     let room = opts.maxTxs ?? Number.POSITIVE_INFINITY;
     for (const lane of LANES) {
+      if (room <= 0) break; // no block room left: the remaining lanes pick nothing
       let budget = opts.laneBudget[lane] + (lane === "user" ? spill : 0n);
       const before = (a: { tx: T; fee: bigint }, b: { tx: T; fee: bigint }) =>
         a.fee > b.fee || (a.fee === b.fee && a.tx.hash < b.tx.hash);

@@ -376,10 +376,12 @@ export class Chain implements ChainApi {
   static create(opts: ChainOptions): Chain {
     const { state, genesis } = opts;
     const executor = opts.executor ?? null;
-    if (genesis.chainId < 0n || genesis.chainId > 0xffff_ffffn) {
+    // 0 is reserved: a transaction's encoding starts with its chain id, and a transaction
+    // gossip message starting with 0x00 is a batch frame (mempool/gossip.ts)
+    if (genesis.chainId < 1n || genesis.chainId > 0xffff_ffffn) {
       throw new StfError(
         "ERR_CHAIN_GENESIS",
-        `chain id ${genesis.chainId} must fit in u32 (the actor context carries it as a number)`,
+        `chain id ${genesis.chainId} must be 1..=u32::MAX (0 is reserved; the actor context carries it as a number)`,
       );
     }
     if (state.version() === 0n) {

@@ -76,7 +76,8 @@ import {
 import { deriveDevKeys } from "../devnet/accounts.ts";
 import type { Logger } from "../devnet/logger.ts";
 import { Ledger } from "../ledger/index.ts";
-import { decodeTxGossip, TxGossipBatcher } from "../mempool/gossip.ts";
+import { TxGossipBatcher } from "../mempool/gossip.ts";
+import { type TxGossipAdmission, TxGossipLimiter, validateTxGossip } from "../mempool/gossip-validate.ts";
 import { Mempool } from "../mempool/index.ts";
 import { CELLS_TARGET, CYCLES_TARGET, LANES } from "../params.ts";
 import {
@@ -93,6 +94,11 @@ import type { ValidatorSettings } from "./config.ts";
 import { type CeremonyRecord, DkgDriver, p2pDkgNetwork } from "./dkg.ts";
 import { ValidatorMetrics } from "./metrics.ts";
 import { ValidatorRpcModule } from "./rpc.ts";
+
+/** Transaction gossip messages validated at once (each a batch signature check on every core). */
+const TX_GOSSIP_ACTIVE = 2;
+/** Transaction gossip messages waiting for validation; beyond that they are ignored (not relayed). */
+const TX_GOSSIP_QUEUED = 16;
 
 /** This node's threshold share for an epoch's group (contract C4: `DkgDriver.shareFor`). */
 export interface EpochShares {
@@ -697,37 +703,20 @@ export class ValidatorNode extends NodeChainBackend {
     this.txGossip = new TxGossipBatcher({
       publish: (frame) => {
         p2p.publish("tx", frame).catch((err: unknown) => {
-          this.log?.debug({ err: (err as Error).message }, "transaction gossip not sent");
+          this.log?.warn({ err: (err as Error).message }, "transaction gossip not sent");
         });
       },
     });
+    const txGossipLimiter = new TxGossipLimiter(TX_GOSSIP_ACTIVE, TX_GOSSIP_QUEUED);
+    const txGossipAdmission: TxGossipAdmission = {
+      preverify: (txs) => this.app.chain.preverify(txs),
+      admit: (tx) => this.admitTx(tx, false).fresh,
+      stopped: () => this.stopped,
+      logger: this.log,
+    };
     p2p.onGossip("tx", {
-      validate: async (bytes) => {
-        let txs: Uint8Array[];
-        try {
-          txs = decodeTxGossip(bytes);
-        } catch {
-          return "reject"; // a malformed frame
-        }
-        // one batch verification of the signatures (every core), then each admission hits the cache
-        if (txs.length > 1) await this.app.chain.preverify(txs);
-        if (this.stopped) return "ignore";
-        let admitted = 0;
-        for (const [i, tx] of txs.entries()) {
-          // let consensus messages in between: a batch's admission is ~0.1 ms per transaction
-          if (i > 0 && i % 64 === 0) {
-            await new Promise((r) => setImmediate(r));
-            if (this.stopped) return "ignore";
-          }
-          try {
-            this.admit(tx, false);
-            admitted++;
-          } catch {
-            // stale (nonce used), already pooled, or invalid against our state
-          }
-        }
-        return admitted > 0 ? "accept" : "ignore";
-      },
+      // more than the limiter's bound at once: not relayed, and not the peer's fault
+      validate: (bytes) => txGossipLimiter.run(() => validateTxGossip(bytes, txGossipAdmission)) ?? "ignore",
       deliver: () => {},
     });
     const dispatcher = new RpcDispatcher(
@@ -1270,16 +1259,21 @@ export class ValidatorNode extends NodeChainBackend {
   }
 
   private admit(bytes: Uint8Array, gossip: boolean): Uint8Array {
+    return this.admitTx(bytes, gossip).hash;
+  }
+
+  /** Checks and pools one transaction; `fresh` is false when it was pooled already (nothing done). */
+  private admitTx(bytes: Uint8Array, gossip: boolean): { hash: Uint8Array; fresh: boolean } {
     const checked = this.checkForPool(bytes);
     const { tx } = checked;
     const hash = toHex(checked.hash);
-    if (this.mempool.has(hash)) return checked.hash;
+    if (this.mempool.has(hash)) return { hash: checked.hash, fresh: false };
     // checkTx read the sender's account nonce in the same head state
     const chain = this.app.chain;
     const accountNonce = checked.senderNonce ?? chain.getAccount(tx.from)?.nonce ?? 0n;
     this.addToPool(this.poolEntry(checked), accountNonce, chain.nextBasefees());
     if (gossip) this.txGossip?.add(checked.bytes);
-    return checked.hash;
+    return { hash: checked.hash, fresh: true };
   }
 
   // ----- ChainBackend -----
