@@ -18,6 +18,8 @@ pub struct Bitmap {
     depth: u32,
     levels: Vec<Vec<Hash>>,
     dirty: Vec<u64>,
+    /// Scratch buffers of [`Bitmap::merkleize`] (kept: no large allocation per block).
+    scratch: (Vec<[u8; 64]>, Vec<Hash>),
 }
 
 impl Bitmap {
@@ -38,6 +40,7 @@ impl Bitmap {
             depth: 0,
             levels: Vec::new(),
             dirty: Vec::new(),
+            scratch: (Vec::new(), Vec::new()),
         };
         if let Some(last) = b.chunks.last()
             && !len.is_multiple_of(CHUNK_BITS)
@@ -145,8 +148,7 @@ impl Bitmap {
             self.levels[0][i as usize] = bitmap_leaf(&self.chunk(i));
         }
         // Each level's changed nodes are independent: hash them as one batch.
-        let mut pairs: Vec<[u8; 64]> = Vec::with_capacity(idx.len());
-        let mut out: Vec<Hash> = Vec::with_capacity(idx.len());
+        let (mut pairs, mut out) = std::mem::take(&mut self.scratch);
         for h in 1..=depth as usize {
             for i in idx.iter_mut() {
                 *i /= 2;
@@ -167,6 +169,7 @@ impl Bitmap {
         }
         self.dirty = idx;
         self.dirty.clear();
+        self.scratch = (pairs, out);
     }
 
     /// Root of the tree (call [`Bitmap::merkleize`] first).

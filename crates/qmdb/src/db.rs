@@ -2,7 +2,7 @@
 //! block overlay (nested checkpoints) and a window of retained historical versions.
 
 use crate::bitmap::{Bitmap, build_levels, path_in};
-use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaves, state_root};
+use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaves, mmr_leaves_with, state_root};
 use crate::ikey::IKey;
 use crate::index::{KeyIndex, NO_SLOT};
 use crate::log::{FrameView, Log, apply_cut, sync_dir};
@@ -899,14 +899,14 @@ impl Db {
         {
             let frame = &frame;
             let mmr = &mut self.mmr;
-            let mut ops: Vec<&[u8]> = Vec::with_capacity(rel.len());
+            let rel = &rel;
             let mut fold_leaves = || {
-                ops.extend(rel.iter().map(|&o| {
-                    let o = o as usize;
+                let op = |i: usize| -> &[u8] {
+                    let o = rel[i] as usize;
                     let n = u32::from_le_bytes(frame[o..o + 4].try_into().expect("4 bytes"));
                     &frame[o + 4..o + 4 + n as usize]
-                }));
-                mmr_leaves(&ops, &mut leaves);
+                };
+                mmr_leaves_with(op, &mut leaves);
                 mmr.push_leaves(&leaves);
             };
             let bitmap = &mut self.bitmap;

@@ -34,7 +34,12 @@ pub fn mmr_leaf(op_bytes: &[u8]) -> Hash {
 /// [`mmr_leaf`] of every operation in `ops`, into `out` (same length): the same digests,
 /// computed with the first message block of all operations hashed side by side (SIMD).
 pub fn mmr_leaves(ops: &[&[u8]], out: &mut [Hash]) {
-    tagged_many(TAG_MMR_LEAF, ops, out);
+    tagged_many(TAG_MMR_LEAF, ops.len(), |i| ops[i], out);
+}
+
+/// [`mmr_leaves`] of the operations `op(0) .. op(out.len() - 1)` (no slice of them needed).
+pub fn mmr_leaves_with<'a>(op: impl Fn(usize) -> &'a [u8], out: &mut [Hash]) {
+    tagged_many(TAG_MMR_LEAF, out.len(), op, out);
 }
 
 /// Hash of an MMR inner node: `blake3(0x01 || left || right)`.
@@ -171,38 +176,39 @@ fn tagged(tag: u8, data: &[u8]) -> Hash {
 /// widest the crate uses, AVX-512).
 const LANES: usize = 16;
 
-/// `blake3(tag || inputs[i])` into `out[i]` for every `i`.
-fn tagged_many(tag: u8, inputs: &[&[u8]], out: &mut [Hash]) {
-    assert_eq!(inputs.len(), out.len(), "one output per input");
+/// `blake3(tag || input(i))` into `out[i]` for every `i < n`.
+fn tagged_many<'a>(tag: u8, n: usize, input: impl Fn(usize) -> &'a [u8], out: &mut [Hash]) {
+    assert_eq!(n, out.len(), "one output per input");
     let p = platform();
     // Messages of two or more blocks within one chunk: their first blocks (full, not the last)
     // are compressed together, `LANES` at a time.
     let mut firsts = [[0u8; BLOCK]; LANES];
     let mut which = [0usize; LANES];
     let mut k = 0;
-    for (i, d) in inputs.iter().enumerate() {
+    for i in 0..n {
+        let d = input(i);
         let len = 1 + d.len();
         if len > BLOCK && len <= CHUNK {
             firsts[k] = block_of(tag, d, 0).0;
             which[k] = i;
             k += 1;
             if k == LANES {
-                finish_group(p, tag, inputs, &firsts, &which, out);
+                finish_group(p, tag, &input, &firsts, &which, out);
                 k = 0;
             }
         } else {
             out[i] = tagged(tag, d);
         }
     }
-    finish_group(p, tag, inputs, &firsts[..k], &which[..k], out);
+    finish_group(p, tag, &input, &firsts[..k], &which[..k], out);
 }
 
-/// Compresses the first blocks `firsts` (of the messages `tag || inputs[which[k]]`) side by
+/// Compresses the first blocks `firsts` (of the messages `tag || input(which[k])`) side by
 /// side and finishes each message into `out[which[k]]`.
-fn finish_group(
+fn finish_group<'a>(
     p: Platform,
     tag: u8,
-    inputs: &[&[u8]],
+    input: &impl Fn(usize) -> &'a [u8],
     firsts: &[[u8; BLOCK]],
     which: &[usize],
     out: &mut [Hash],
@@ -211,7 +217,7 @@ fn finish_group(
     first_blocks(p, firsts, &mut cvs);
     for (k, &i) in which.iter().enumerate() {
         let cv: &[u8; 32] = cvs[32 * k..32 * k + 32].try_into().expect("32 bytes");
-        out[i] = finish(p, words_from_le_bytes_32(cv), tag, inputs[i], 1);
+        out[i] = finish(p, words_from_le_bytes_32(cv), tag, input(i), 1);
     }
 }
 

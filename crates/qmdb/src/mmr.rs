@@ -94,6 +94,8 @@ pub struct Mmr {
     base: u64,
     nodes: Vec<Hash>,
     pinned: BTreeMap<u64, Hash>,
+    /// Scratch buffers of [`Mmr::push_leaves`] (kept: no large allocation per block).
+    scratch: (Vec<[u8; 64]>, Vec<Hash>),
 }
 
 impl Mmr {
@@ -115,6 +117,7 @@ impl Mmr {
             base: mmr_size(pruned),
             nodes: Vec::new(),
             pinned,
+            scratch: (Vec::new(), Vec::new()),
         })
     }
 
@@ -145,6 +148,7 @@ impl Mmr {
             base: mmr_size(pruned),
             nodes,
             pinned,
+            scratch: (Vec::new(), Vec::new()),
         })
     }
 
@@ -200,8 +204,7 @@ impl Mmr {
             let p = node_pos(0, n0 + k as u64);
             self.nodes[(p - self.base) as usize] = *leaf;
         }
-        let mut pairs: Vec<[u8; 64]> = Vec::new();
-        let mut out: Vec<Hash> = Vec::new();
+        let (mut pairs, mut out) = std::mem::take(&mut self.scratch);
         // New nodes of height `h`: `j` with `(j + 1) * 2^h` in `(n0, n1]`. A height without
         // new nodes has none above it either (a new node's right child is new).
         for h in 1..64u32 {
@@ -225,6 +228,7 @@ impl Mmr {
             }
         }
         self.leaves = n1;
+        self.scratch = (pairs, out);
     }
 
     /// The peaks of the MMR as it was with `leaves` leaves (`pruned <= leaves <= self.leaves`).

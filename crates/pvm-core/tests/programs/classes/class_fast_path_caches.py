@@ -199,3 +199,40 @@ except ValueError as e:
 ys = [[1], [2], [3]]
 ys[0:2] = ys[1:3]
 print(ys)
+
+# a base class gains (and loses) __setattr__ after instances of a __slots__ subclass
+# stored (and overwrote) attributes through the same instructions
+class SB:
+    __slots__ = ("u", "w")
+
+
+class SD(SB):
+    __slots__ = ("k",)
+
+
+seen = []
+
+
+def store_all(objs, v):
+    for o in objs:
+        o.u = v
+        o.k = v
+
+
+sds = [SD(), SD()]
+store_all(sds, 1)
+store_all(sds, 2)
+print([(o.u, o.k) for o in sds])
+
+
+def seen_setattr(self, name, value):
+    seen.append(name)
+    object.__setattr__(self, name, value)
+
+
+SB.__setattr__ = seen_setattr
+store_all(sds, 3)
+print([(o.u, o.k) for o in sds], seen)
+del SB.__setattr__
+store_all(sds, 4)
+print([(o.u, o.k) for o in sds], seen)
