@@ -666,14 +666,21 @@ impl Vm {
         match o {
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
-                let fl = cls.flags.get();
+                let fl = cls.eff_flags();
                 if fl & (CLS_GETATTRIBUTE | CLS_DATA_DESCR) == 0 {
                     let h = crate::dict::str_hash(name);
-                    if let Some(v) = inst.dict.d.borrow().get_str_h(name, h) {
-                        return Ok(v.clone());
-                    }
-                    if let Some(a) = self.class_lookup_h(&cls, name, h) {
-                        return self.bind_class_attr(a, o, &cls);
+                    // `__class__` is a data descriptor on `object`: an instance-dict entry of
+                    // that name is shadowed unless a class attribute overrides it, which the
+                    // general path below sorts out.
+                    let hit = inst.dict.d.borrow().get_str_h(name, h).cloned();
+                    match hit {
+                        Some(v) if name != "__class__" => return Ok(v),
+                        Some(_) => {}
+                        None => {
+                            if let Some(a) = self.class_lookup_h(&cls, name, h) {
+                                return self.bind_class_attr(a, o, &cls);
+                            }
+                        }
                     }
                 }
                 if fl & CLS_GETATTRIBUTE != 0
@@ -705,7 +712,11 @@ impl Vm {
                         return self.bind_class_attr(a.clone(), o, &cls);
                     }
                 }
-                if let Some(v) = inst.dict.d.borrow().get_str(name) {
+                // Without a class attribute of that name, `__class__` resolves to the data
+                // descriptor on `object`, which takes precedence over the instance dict.
+                if (cattr.is_some() || name != "__class__")
+                    && let Some(v) = inst.dict.d.borrow().get_str(name)
+                {
                     return Ok(v.clone());
                 }
                 if let Some(a) = cattr {
@@ -1096,7 +1107,7 @@ impl Vm {
             }
             Value::Instance(inst) => {
                 let cls = inst.class.borrow().clone();
-                if name == "__class__" && cls.flags.get() & CLS_SETATTR == 0 {
+                if name == "__class__" && cls.eff_flags() & CLS_SETATTR == 0 {
                     return self.set_class(o, &v);
                 }
                 if cls.builtin && cls.kind == TypeKind::Object && inst.exc.is_none() {
@@ -1105,7 +1116,7 @@ impl Vm {
                         format!("'{}' object has no attribute '{}'", cls.name, name),
                     ));
                 }
-                if cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
+                if cls.eff_flags() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
                     && cls.slots.is_none()
                     && inst.exc.is_none()
                 {
@@ -1175,7 +1186,7 @@ impl Vm {
                 }
                 c.dict.borrow_mut().set_str(Rc::new(PyStr::new(name)), v);
                 let extra = crate::types::class_dict_flags(&c.dict.borrow());
-                c.flags.set(c.flags.get() | extra);
+                c.add_flags(extra);
                 Ok(())
             }
             Value::Function(f) => {

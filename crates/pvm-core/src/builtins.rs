@@ -161,6 +161,7 @@ fn view_class(vm: &mut Vm, kind: u8) -> Rc<Class> {
         slots: None,
         id: vm.new_id(),
         flags: std::cell::Cell::new(0),
+        flags_epoch: std::cell::Cell::new(0),
     });
     vm.view_classes[kind as usize] = Some(c.clone());
     c

@@ -81,6 +81,7 @@ pub fn file_class(vm: &mut Vm) -> Rc<Class> {
         slots: None,
         id: vm.new_id(),
         flags: std::cell::Cell::new(0),
+        flags_epoch: std::cell::Cell::new(0),
     });
     vm.file_class = Some(c.clone());
     c

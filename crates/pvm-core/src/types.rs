@@ -37,6 +37,7 @@ fn builtin_class(name: &str, kind: TypeKind, bases: Vec<Rc<Class>>, id: u64) -> 
         slots: None,
         id,
         flags: Cell::new(0),
+        flags_epoch: Cell::new(0),
     })
 }
 
@@ -363,13 +364,15 @@ pub fn make_class(
         slots,
         id: vm.new_id(),
         flags: Cell::new(0),
+        flags_epoch: Cell::new(0),
     });
     let mut fl = 0u8;
     for b in &cls.bases {
-        fl |= b.flags.get();
+        fl |= b.eff_flags();
     }
     fl |= class_dict_flags(&cls.dict.borrow());
     cls.flags.set(fl);
+    cls.flags_epoch.set(crate::value::class_flags_epoch());
     heap::register(Tracked::Class(Rc::downgrade(&cls)));
     // Record the defining class on functions for zero-arg super().
     let vals: Vec<Value> = cls.dict.borrow().iter().map(|e| e.value.clone()).collect();

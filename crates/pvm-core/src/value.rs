@@ -572,7 +572,61 @@ pub struct Class {
     pub id: u64,
     /// Cached facts about the MRO: bit 0 = a user `__getattribute__`, bit 1 = data
     /// descriptors (properties / objects with `__set__`) may exist, bit 2 = a user `__setattr__`.
+    /// Only ever gains bits (a removed descriptor just costs the fast paths). May miss bits a
+    /// base class gained after this class was created; read it through [`Class::eff_flags`],
+    /// which folds the MRO's flags back in whenever [`class_flags_epoch`] moved.
     pub flags: Cell<u8>,
+    /// The [`class_flags_epoch`] at which `flags` last included every MRO class's flags.
+    pub flags_epoch: Cell<u64>,
+}
+
+thread_local! {
+    /// Bumped whenever some class's flags gain a bit; only ever increases on this thread.
+    static CLASS_FLAGS_EPOCH: Cell<u64> = const { Cell::new(1) };
+}
+
+/// Current class-flags epoch of this thread (never 0, so a class whose `flags_epoch` is 0 is
+/// always refreshed on first use).
+#[inline(always)]
+pub fn class_flags_epoch() -> u64 {
+    CLASS_FLAGS_EPOCH.with(Cell::get)
+}
+
+impl Class {
+    /// Add `extra` to this class's own flags. When that sets a new bit, subclasses' effective
+    /// flags may be stale, so the thread's class-flags epoch moves on.
+    pub fn add_flags(&self, extra: u8) {
+        let old = self.flags.get();
+        if old | extra != old {
+            self.flags.set(old | extra);
+            CLASS_FLAGS_EPOCH.with(|e| e.set(e.get() + 1));
+        }
+    }
+
+    /// Flags of this class combined with those of every class on its MRO, as of now (see
+    /// [`Class::flags`]). Costs one epoch compare unless some class gained flags since the
+    /// last call; then folds the MRO's flags into `flags` (keeping them a superset of before).
+    #[inline(always)]
+    pub fn eff_flags(&self) -> u8 {
+        let e = class_flags_epoch();
+        if self.flags_epoch.get() == e {
+            self.flags.get()
+        } else {
+            self.refresh_flags(e)
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn refresh_flags(&self, e: u64) -> u8 {
+        let fl = self
+            .mro
+            .iter()
+            .fold(self.flags.get(), |a, c| a | c.flags.get());
+        self.flags.set(fl);
+        self.flags_epoch.set(e);
+        fl
+    }
 }
 
 /// Class flag: user `__getattribute__` somewhere in the MRO.

@@ -1317,7 +1317,7 @@ impl Vm {
                     // show that the name is absent from the class or bound to a plain function,
                     // exactly the cases where `get_attr` consults the instance dict next.
                     if let Value::Instance(inst) = &obj {
-                        let fl = inst.class.borrow().flags.get();
+                        let fl = inst.class.borrow().eff_flags();
                         let inst_first = fl & CLS_GETATTRIBUTE == 0
                             && (fl & CLS_DATA_DESCR == 0 || {
                                 let cls = inst.class.borrow().clone();
@@ -1369,13 +1369,18 @@ impl Vm {
                                 .filter(|e| e.hash == h && crate::dict::str_key_eq(&e.key, name));
                             let hit = match hinted {
                                 Some(e) => Some(e.value.clone_fast()),
-                                None => d.find_str_h(name, h).and_then(|slot| {
-                                    cell.set(crate::bytecode::InlineCache {
-                                        hint: Some(slot as u32),
-                                        ..cell.get()
-                                    });
-                                    d.slot(slot).map(|e| e.value.clone_fast())
-                                }),
+                                // An instance-dict `__class__` is shadowed by `object`'s data
+                                // descriptor: never hinted, so that case is left to `get_attr`.
+                                None => d
+                                    .find_str_h(name, h)
+                                    .filter(|_| &**name != "__class__")
+                                    .and_then(|slot| {
+                                        cell.set(crate::bytecode::InlineCache {
+                                            hint: Some(slot as u32),
+                                            ..cell.get()
+                                        });
+                                        d.slot(slot).map(|e| e.value.clone_fast())
+                                    }),
                             };
                             drop(d);
                             if let Some(v) = hit {
@@ -1405,7 +1410,7 @@ impl Vm {
                         Some(Value::Instance(inst)) if n >= 2 && inst.exc.is_none() => {
                             let cls = inst.class.borrow();
                             let ok = !(cls.builtin && cls.kind == TypeKind::Object)
-                                && cls.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0;
+                                && cls.eff_flags() & (CLS_DATA_DESCR | CLS_SETATTR) == 0;
                             ok.then(|| (inst.clone(), cls.slots.is_some().then(|| cls.clone())))
                         }
                         _ => None,
@@ -2211,7 +2216,7 @@ impl Vm {
                             let cls = inst.class.borrow().clone();
                             let name = &f.code.names[ni as usize];
                             let nh = f.code.name_hashes[ni as usize];
-                            if cls.flags.get() & CLS_GETATTRIBUTE == 0
+                            if cls.eff_flags() & CLS_GETATTRIBUTE == 0
                                 && inst.dict.d.borrow().get_str_h(name, nh).is_none()
                             {
                                 Some((cls, name.clone(), nh))
@@ -2884,7 +2889,7 @@ impl Vm {
             let cls = inst.class.borrow().clone();
             let in_dict = inst.dict.d.borrow().get_str_h(name, h).is_some();
             if !in_dict
-                && cls.flags.get() & CLS_GETATTRIBUTE == 0
+                && cls.eff_flags() & CLS_GETATTRIBUTE == 0
                 && let Some(Value::Function(f)) = self.class_lookup_h(&cls, name, h)
             {
                 let mut a = Vec::with_capacity(args.len() + 1);

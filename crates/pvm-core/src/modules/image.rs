@@ -821,6 +821,7 @@ impl Plan {
                         slots: slots.clone(),
                         id: shift(*id),
                         flags: Cell::new(*flags),
+                        flags_epoch: Cell::new(0),
                     });
                     heap::register(Tracked::Class(Rc::downgrade(&c)));
                     Value::Class(c)

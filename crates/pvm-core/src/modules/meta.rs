@@ -306,7 +306,7 @@ impl Vm {
         probe.set_str(name.clone(), v.clone());
         let extra = crate::types::class_dict_flags(&probe);
         c.dict.borrow_mut().set_str(name, v);
-        c.flags.set(c.flags.get() | extra);
+        c.add_flags(extra);
     }
 }
 
