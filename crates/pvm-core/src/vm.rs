@@ -3344,10 +3344,10 @@ impl Vm {
 /// For an instance of the `__slots__` class `cls` (whose own flags show neither data
 /// descriptors nor a user `__setattr__`): true when no class on its MRO may hold a property,
 /// an instance (a descriptor candidate) or a `__setattr__` either, so `set_attr`'s class
-/// lookups find nothing that takes over and the store reaches `raw_setattr`. Exact although a
-/// class's flags are not updated when a base class changes: every store into a class dict sets
-/// that class's own flags (they are never cleared, so a removed descriptor only costs the fast
-/// path), and the MRO's flags are read here on every store. The only built-in class allowed
+/// lookups find nothing that takes over and the store reaches `raw_setattr`. Every store into a
+/// class dict sets that class's own flags (they are never cleared, so a removed descriptor only
+/// costs the fast path), and the MRO's flags are read here on every store (the caller's
+/// [`Class::eff_flags`] check already covers them; this re-check is cheap insurance). The only built-in class allowed
 /// on the MRO is `object` (whose namespace is empty).
 #[inline]
 fn slotted_store_is_plain(cls: &Class) -> bool {
