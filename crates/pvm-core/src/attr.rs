@@ -162,7 +162,8 @@ fn slice_bounds(
             0
         }
     } else if start > stop {
-        ((start - stop - 1) / (-step) + 1) as usize
+        // `unsigned_abs`: `-step` would overflow for step == i64::MIN (`[::-2**63]`)
+        ((start - stop - 1) as u64 / step.unsigned_abs() + 1) as usize
     } else {
         0
     };

@@ -8,7 +8,8 @@
 //! Determinism: a worker starts every job exactly like a fresh thread would —
 //! [`crate::heap::reset`] releases anything a previous job left behind and zeroes the heap
 //! counter — so whether a job runs on a new or a reused thread never changes its outcome.
-//! The only other per-thread state (dict version tags) is never observable.
+//! The only other per-thread state (dict version tags and the class-flags epoch, both
+//! compared only for equality) is never observable.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
