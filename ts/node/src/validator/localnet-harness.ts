@@ -168,20 +168,20 @@ export interface TransactionLimits {
 }
 
 /**
- * Signs `instruction` with `secretKey` (chain id and the sender's pending nonce read from `url`,
- * fee caps of 20,000 a unit, no tip) and sends it to `url`; returns its hash.
+ * `instruction` signed with `secretKey` at `nonce` on `chainId`, with the localnet tests' fee
+ * caps (20,000 a unit, no tip), encoded as hex for `cowboy_sendRawTransaction`.
  */
-export async function sendTransaction(
-  url: string,
+export function signedTransactionHex(
+  chainId: bigint,
+  nonce: bigint,
   secretKey: Uint8Array,
   instruction: Instruction,
   limits: TransactionLimits,
-): Promise<string> {
-  const from = addressFromSecretKey(secretKey);
+): string {
   const tx = signTransaction(
     {
-      chainId: BigInt((await jsonRpc(url, "cowboy_chainId")) as string),
-      nonce: BigInt((await jsonRpc(url, "cowboy_getTransactionCount", [toHex(from), "pending"])) as string),
+      chainId,
+      nonce,
       instruction,
       cyclesLimit: limits.cyclesLimit,
       cellsLimit: limits.cellsLimit,
@@ -189,7 +189,7 @@ export async function sendTransaction(
       maxFeePerCell: 20_000n,
       maxPriorityFeePerCycle: 0n,
       maxPriorityFeePerCell: 0n,
-      from,
+      from: addressFromSecretKey(secretKey),
       accessList: null,
       metadata: new Uint8Array(0),
       originTxHash: null,
@@ -200,7 +200,26 @@ export async function sendTransaction(
     },
     secretKey,
   );
-  return (await jsonRpc(url, "cowboy_sendRawTransaction", [toHex(encodeTransaction(tx))])) as string;
+  return toHex(encodeTransaction(tx));
+}
+
+/**
+ * Signs `instruction` with `secretKey` (chain id and the sender's pending nonce read from `url`)
+ * and sends it to `url`; returns its hash.
+ */
+export async function sendTransaction(
+  url: string,
+  secretKey: Uint8Array,
+  instruction: Instruction,
+  limits: TransactionLimits,
+): Promise<string> {
+  const from = addressFromSecretKey(secretKey);
+  const chainId = BigInt((await jsonRpc(url, "cowboy_chainId")) as string);
+  const nonce = BigInt(
+    (await jsonRpc(url, "cowboy_getTransactionCount", [toHex(from), "pending"])) as string,
+  );
+  const raw = signedTransactionHex(chainId, nonce, secretKey, instruction, limits);
+  return (await jsonRpc(url, "cowboy_sendRawTransaction", [raw])) as string;
 }
 
 /** A transaction receipt as the JSON-RPC serves it (the fields tests read). */

@@ -6,7 +6,7 @@
  * killed the others keep finalizing; restarted, it syncs the blocks it missed (re-executing
  * them) and rejoins; with two down finality halts (no fork) and resumes once they return.
  */
-import { encodeTransaction, signTransaction, toHex, zeroSignature } from "@cowboy/sdk";
+import { toHex } from "@cowboy/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveDevKeys } from "../devnet/accounts.ts";
 import { localnetValidatorAddresses } from "../localnet.ts";
@@ -14,6 +14,7 @@ import {
   Localnet,
   quantity,
   sendTransaction,
+  signedTransactionHex,
   sleep,
   toQuantity,
   waitFor,
@@ -103,31 +104,15 @@ describe("localnet: four validator processes run one chain", () => {
       );
       for (let i = 0n; i < 5n; i++)
         raws.push(
-          toHex(
-            encodeTransaction(
-              signTransaction(
-                {
-                  chainId,
-                  nonce: first + i,
-                  instruction: { kind: "transfer", to: sink, amount: 1n },
-                  cyclesLimit: 21_000n,
-                  cellsLimit: 1_000n,
-                  maxFeePerCycle: 20_000n,
-                  maxFeePerCell: 20_000n,
-                  maxPriorityFeePerCycle: 0n,
-                  maxPriorityFeePerCell: 0n,
-                  from: k.address,
-                  accessList: null,
-                  metadata: new Uint8Array(0),
-                  originTxHash: null,
-                  originRemainingCycles: null,
-                  originRemainingCells: null,
-                  signature: zeroSignature(),
-                  additionalSigners: [],
-                },
-                k.secretKey,
-              ),
-            ),
+          signedTransactionHex(
+            chainId,
+            first + i,
+            k.secretKey,
+            { kind: "transfer", to: sink, amount: 1n },
+            {
+              cyclesLimit: 21_000n,
+              cellsLimit: 1_000n,
+            },
           ),
         );
     }
