@@ -46,7 +46,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as native from "@cowboy/native";
 import { deriveDevKeys } from "@cowboy/node/devnet";
-import { encodeTransaction, signTransaction, type Transaction, toHex, zeroSignature } from "@cowboy/sdk";
+import {
+  encodeTransaction,
+  signTransaction,
+  type Transaction,
+  toHex,
+  transferTransaction,
+} from "@cowboy/sdk";
 import {
   DEFAULT_LOCALNET,
   planLocalnet,
@@ -132,25 +138,16 @@ export interface SignedLoad {
 export function signLoad(chainId: bigint, perSender = PER_SENDER): SignedLoad {
   const keys = deriveDevKeys(SENDERS).accounts;
   const sink = new Uint8Array(20).fill(0xee);
-  const unsigned = (from: Uint8Array, nonce: number): Transaction => ({
-    chainId,
-    nonce: BigInt(nonce),
-    instruction: { kind: "transfer", to: sink, amount: 1n },
-    cyclesLimit: 21_000n,
-    cellsLimit: 1_000n,
-    maxFeePerCycle: 20_000n,
-    maxFeePerCell: 20_000n,
-    maxPriorityFeePerCycle: 0n,
-    maxPriorityFeePerCell: 0n,
-    from,
-    accessList: null,
-    metadata: new Uint8Array(0),
-    originTxHash: null,
-    originRemainingCycles: null,
-    originRemainingCells: null,
-    signature: zeroSignature(),
-    additionalSigners: [],
-  });
+  // the SDK's default transfer limits, with the 1,000 cells this load has always declared
+  const unsigned = (from: Uint8Array, nonce: number): Transaction =>
+    transferTransaction({
+      chainId,
+      nonce: BigInt(nonce),
+      from,
+      to: sink,
+      amount: 1n,
+      limits: { cellsLimit: 1_000n },
+    });
   const hashes = new Set<string>();
   const load = keys.map((k) => {
     const sk = Buffer.from(k.secretKey);

@@ -5,19 +5,12 @@
  * on other load than the wall-clock rate. Scaled by the suite's `BENCH_STF_SENDERS` and
  * `BENCH_STF_BLOCKS`.
  */
-import { addressFromSecretKey } from "@cowboy/sdk";
-import { actorCalls, lastCpu } from "./suite.ts";
+import { actorCalls, benchKeys, lastCpu } from "./suite.ts";
 
 const runs = Number(process.argv[2] ?? 3);
 const senders = Number(process.env.BENCH_STF_SENDERS ?? 2_000);
 const blocks = Number(process.env.BENCH_STF_BLOCKS ?? 3);
-const keys = Array.from({ length: senders }, (_, i) => {
-  const k = new Uint8Array(32);
-  k[0] = 0x5a;
-  new DataView(k.buffer).setUint32(28, i + 1);
-  return k;
-});
-const addrs = keys.map((k) => addressFromSecretKey(k));
+const { keys, addrs } = benchKeys(senders);
 for (let r = 0; r < runs; r++) {
   const rate = actorCalls(keys, addrs, blocks);
   process.stdout.write(

@@ -12,12 +12,10 @@
  * the caller) on top of the interpreter's work. The difference between the two `inCallUs` lines
  * is that cost; `pvmUs` stays the same.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { canonicalizeSource, encodeCbor } from "@cowboy/sdk";
-import { openChain, qmdbExecutor, UNITS_PER_CBY } from "../../ts/node/src/index.ts";
-import { benchKeys, sign } from "./suite.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { encodeCbor } from "@cowboy/sdk";
+import { qmdbExecutor } from "../../ts/node/src/index.ts";
+import { benchKeys, deployCounters, world } from "./suite.ts";
 
 const CALLS = Number(process.argv[2] ?? 3_000);
 const GAP_US = Number(process.argv[3] ?? 50);
@@ -39,43 +37,13 @@ function pvmCpuUs(): number {
   return ticks * 10_000;
 }
 
-const COUNTER = canonicalizeSource(`from cowboy_sdk import actor
-
-@actor
-class Counter:
-    def __init__(self):
-        self.storage["count"] = 0
-
-    def increment(self, by: int = 1) -> int:
-        self.storage["count"] += by
-        return self.storage["count"]
-`);
-
 const { keys, addrs } = benchKeys(1);
-const key = keys[0] as Uint8Array;
 const from = addrs[0] as Uint8Array;
-const dir = mkdtempSync(join(tmpdir(), "cowboy-bench-handoff-"));
-const handle = openChain(dir, {
-  chainId: 1337n,
-  timestampMs: 1_800_000_000_000n,
-  accounts: [{ address: from, balance: 1_000_000n * UNITS_PER_CBY }],
-});
+// the bench chain (bench/stf/suite.ts `world`) with one funded sender and one counter on it
+const w = world(addrs);
 try {
-  const deploy = sign(
-    key,
-    from,
-    0n,
-    { kind: "deploy", source: COUNTER, salt: new Uint8Array(32), initArgs: new Uint8Array(0), value: 0n },
-    1_000_000n,
-    20_000n,
-  );
-  const r = handle.chain.buildBlock([deploy], {
-    timestampMs: 1_800_000_001_000n,
-    proposer: new Uint8Array(20),
-  });
-  const actor = r.receipts[0]?.contractAddress;
-  if (actor === null || actor === undefined) throw new Error("handoff: the counter did not deploy");
-  const exec = qmdbExecutor(handle.state);
+  const [actor] = deployCounters(w, keys, addrs, 1) as [Uint8Array];
+  const exec = qmdbExecutor(w.handle.state);
   if (exec === null) throw new Error("handoff: the addon has no executeActor");
   const req = {
     kind: "call" as const,
@@ -121,7 +89,6 @@ try {
     );
   }
 } finally {
-  handle.state.discardPending();
-  handle.close();
-  rmSync(dir, { recursive: true, force: true });
+  w.handle.state.discardPending(); // the calls' writes, never committed
+  w.close();
 }

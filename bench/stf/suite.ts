@@ -35,8 +35,7 @@ import {
   encodeCbor,
   encodeTransaction,
   type Instruction,
-  type Transaction,
-  zeroSignature,
+  unsignedTransaction,
 } from "@cowboy/sdk";
 import {
   type ChainHandle,
@@ -72,25 +71,20 @@ export function sign(
   cyclesLimit: bigint,
   cellsLimit: bigint,
 ): Uint8Array {
-  const tx: Transaction = {
+  const tx = unsignedTransaction({
     chainId: CHAIN_ID,
     nonce,
     instruction,
-    cyclesLimit,
-    cellsLimit,
-    maxFeePerCycle: 20_000n,
-    maxFeePerCell: 20_000n,
-    maxPriorityFeePerCycle: 10n,
-    maxPriorityFeePerCell: 1n,
     from,
-    accessList: null,
-    metadata: new Uint8Array(0),
-    originTxHash: null,
-    originRemainingCycles: null,
-    originRemainingCells: null,
-    signature: zeroSignature(),
-    additionalSigners: [],
-  };
+    limits: {
+      cyclesLimit,
+      cellsLimit,
+      maxFeePerCycle: 20_000n,
+      maxFeePerCell: 20_000n,
+      maxPriorityFeePerCycle: 10n,
+      maxPriorityFeePerCell: 1n,
+    },
+  });
   return new Uint8Array(native.txSign(Buffer.from(encodeTransaction(tx)), Buffer.from(sk)));
 }
 
@@ -173,7 +167,8 @@ export function buildAll(w: World, blocks: Uint8Array[][]): number {
   return rate;
 }
 
-const COUNTER = canonicalizeSource(`from cowboy_sdk import actor
+/** The bench's counter actor: `increment(by=1)` adds to a stored count and returns it. */
+export const COUNTER = canonicalizeSource(`from cowboy_sdk import actor
 
 @actor
 class Counter:
@@ -189,25 +184,11 @@ export async function run(): Promise<Metric[]> {
   const RUNS = Number(process.env.BENCH_STF_RUNS ?? 3);
   const SENDERS = Number(process.env.BENCH_STF_SENDERS ?? 2_000);
   const BLOCKS = Number(process.env.BENCH_STF_BLOCKS ?? 3);
-  const keys = Array.from({ length: SENDERS }, (_, i) => key(i));
-  const addrs = keys.map((k) => addressFromSecretKey(k));
-  const transferBlocks = (): Uint8Array[][] =>
-    Array.from({ length: BLOCKS }, (_, b) =>
-      keys.map((k, i) =>
-        sign(
-          k,
-          addrs[i] as Uint8Array,
-          BigInt(b),
-          { kind: "transfer", to: addrs[(i + 1) % SENDERS] as Uint8Array, amount: 1_000n },
-          21_000n,
-          0n,
-        ),
-      ),
-    );
+  const { keys, addrs } = benchKeys(SENDERS);
   const metrics: Metric[] = [];
   const ours: number[] = [];
   const peer: number[] = [];
-  const blocks = transferBlocks();
+  const blocks = transferBlocks(keys, addrs, BLOCKS);
   for (let r = 0; r < RUNS; r++) {
     const a = world(addrs);
     ours.push(buildAll(a, blocks));
@@ -269,6 +250,47 @@ export async function run(): Promise<Metric[]> {
 }
 
 /**
+ * Applies one block (the first on `w`: at T0 + 1 s) of the signed `deploys` and returns the
+ * deployed actors' addresses in their order. Throws if a deploy is skipped or fails.
+ */
+export function deployBlock(w: World, deploys: Uint8Array[]): Uint8Array[] {
+  const dr = w.handle.chain.buildBlock(deploys, { timestampMs: T0 + 1000n, proposer: PROPOSER });
+  if (dr.skipped.length > 0) throw new Error(`bench: deploy skipped: ${dr.skipped[0]?.error.message}`);
+  return dr.receipts.map((x) => {
+    if (x.status !== "success" || x.contractAddress === null)
+      throw new Error(`bench: deploy failed: ${x.error}`);
+    return x.contractAddress;
+  });
+}
+
+/**
+ * Deploys `count` {@link COUNTER} actors on a fresh `w` in one block ({@link deployBlock}):
+ * counter i by sender i (`keys[i]`, `addrs[i]`, nonce 0, salt = i as a u32 in the last four
+ * bytes), so `count` must not exceed the senders. Returns their addresses.
+ */
+export function deployCounters(
+  w: World,
+  keys: Uint8Array[],
+  addrs: Uint8Array[],
+  count: number,
+): Uint8Array[] {
+  if (count > keys.length) throw new Error(`bench: ${count} counters need as many senders`);
+  const deploys = Array.from({ length: count }, (_, i) => {
+    const salt = new Uint8Array(32);
+    new DataView(salt.buffer).setUint32(28, i);
+    return sign(
+      keys[i] as Uint8Array,
+      addrs[i] as Uint8Array,
+      0n,
+      { kind: "deploy", source: COUNTER, salt, initArgs: new Uint8Array(0), value: 0n },
+      1_000_000n,
+      20_000n,
+    );
+  });
+  return deployBlock(w, deploys);
+}
+
+/**
  * Calls/s of `blocks` blocks in which every sender calls `increment` on one of the counter
  * actors (one per 32 senders, so the §12.1 per-actor block budget is not the limit).
  */
@@ -277,24 +299,7 @@ export function actorCalls(keys: Uint8Array[], addrs: Uint8Array[], blocks: numb
   const ACTORS = Math.max(1, Math.ceil(senders / 32));
   const w = world(addrs);
   try {
-    const deploys = Array.from({ length: ACTORS }, (_, i) => {
-      const salt = new Uint8Array(32);
-      new DataView(salt.buffer).setUint32(28, i);
-      return sign(
-        keys[i] as Uint8Array,
-        addrs[i] as Uint8Array,
-        0n,
-        { kind: "deploy", source: COUNTER, salt, initArgs: new Uint8Array(0), value: 0n },
-        1_000_000n,
-        20_000n,
-      );
-    });
-    const dr = w.handle.chain.buildBlock(deploys, { timestampMs: T0 + 1000n, proposer: PROPOSER });
-    if (dr.skipped.length > 0) throw new Error(`bench: deploy skipped: ${dr.skipped[0]?.error.message}`);
-    const actors = dr.receipts.map((x) => {
-      if (x.status !== "success") throw new Error(`bench: deploy failed: ${x.error}`);
-      return x.contractAddress as Uint8Array;
-    });
+    const actors = deployCounters(w, keys, addrs, ACTORS);
     const args = encodeCbor([1]);
     const callBlocks = Array.from({ length: blocks }, (_, b) =>
       keys.map((k, i) =>
@@ -354,12 +359,7 @@ export function timerFires(keys: Uint8Array[], addrs: Uint8Array[], pending: num
         20_000n,
       );
     });
-    const dr = chain.buildBlock(deploys, { timestampMs: T0 + 1000n, proposer: PROPOSER });
-    if (dr.skipped.length > 0) throw new Error(`bench: deploy skipped: ${dr.skipped[0]?.error.message}`);
-    const tickers = dr.receipts.map((x) => {
-      if (x.contractAddress === null) throw new Error(`bench: ticker deploy failed: ${x.error}`);
-      return x.contractAddress;
-    });
+    const tickers = deployBlock(w, deploys);
     // queue the timers straight into the store (setup, not measured), then commit them with a block
     const q = new TimerQueue(w.handle.state);
     const data = encodeCbor(null);
@@ -430,21 +430,29 @@ export function benchKeys(senders: number): { keys: Uint8Array[]; addrs: Uint8Ar
   return { keys, addrs: keys.map((k) => addressFromSecretKey(k)) };
 }
 
-/** Transfers/s of `blocks` blocks of `senders` transfers (used by profiling scripts). */
-export function profileTransfers(senders: number, blocks: number): number {
-  const { keys, addrs } = benchKeys(senders);
-  const txs = Array.from({ length: blocks }, (_, b) =>
+/**
+ * `blocks` blocks of signed transfers: in block b every sender i sends 1,000 units to sender
+ * i + 1 (mod the senders) at nonce b, with the §17.2 transfer limits (21,000 cycles, 0 cells).
+ */
+export function transferBlocks(keys: Uint8Array[], addrs: Uint8Array[], blocks: number): Uint8Array[][] {
+  return Array.from({ length: blocks }, (_, b) =>
     keys.map((k, i) =>
       sign(
         k,
         addrs[i] as Uint8Array,
         BigInt(b),
-        { kind: "transfer", to: addrs[(i + 1) % senders] as Uint8Array, amount: 1_000n },
+        { kind: "transfer", to: addrs[(i + 1) % keys.length] as Uint8Array, amount: 1_000n },
         21_000n,
         0n,
       ),
     ),
   );
+}
+
+/** Transfers/s of `blocks` blocks of `senders` transfers (used by profiling scripts). */
+export function profileTransfers(senders: number, blocks: number): number {
+  const { keys, addrs } = benchKeys(senders);
+  const txs = transferBlocks(keys, addrs, blocks);
   const w = world(addrs);
   try {
     return buildAll(w, txs);

@@ -223,20 +223,26 @@ pub fn sort_values(
     reverse: bool,
 ) -> PyResult<Vec<Value>> {
     let n = items.len();
-    let keys: Vec<Value> = if key.is_none() {
-        items.clone()
+    let computed: Vec<Value>;
+    let keys: &[Value] = if key.is_none() {
+        &items
     } else {
         let mut ks = Vec::with_capacity(n);
         for it in &items {
             ks.push(vm.call(key, vec![it.clone()], vec![])?);
         }
-        ks
+        computed = ks;
+        &computed
     };
     let mut log = 1u64;
     while (1usize << log) < n {
         log += 1;
     }
     vm.charge(n as u64 * log)?;
+    if let Some((idx, charge)) = sort_uniform_keys(vm, keys, reverse) {
+        vm.charge(charge)?;
+        return Ok(permute(items, idx));
+    }
     // Keys whose comparisons run no user code (ints, floats, strs, tuples of those) are sorted
     // with a pure comparator: the same merge sort, so the same comparisons in the same order,
     // whose str length charges are summed and charged once at the end (nothing observable
@@ -269,11 +275,92 @@ pub fn sort_values(
         }
         Err(()) => merge_sort_indices(n, reverse, |x, y| vm.lt(&keys[x], &keys[y]))?,
     };
-    let mut slots: Vec<Option<Value>> = items.into_iter().map(Some).collect();
-    Ok(idx
-        .into_iter()
-        .map(|i| slots[i].take().unwrap_or_default())
-        .collect())
+    Ok(permute(items, idx))
+}
+
+/// `items` reordered by the permutation `idx` (item `idx[k]` goes to position `k`); the
+/// result has capacity exactly `idx.len()`.
+fn permute(mut items: Vec<Value>, idx: Vec<usize>) -> Vec<Value> {
+    idx.into_iter()
+        .map(|i| std::mem::take(&mut items[i]))
+        .collect()
+}
+
+/// The permutation `sort_values` computes, and the str comparison cycles it charges, for keys
+/// of one uniform kind whose comparisons run no user code and form a consistent total order:
+/// all ints, all tuples of ints (compared lexicographically, then by length, as
+/// `tuple_order_simple` does), or all strs. None for anything else (nothing charged).
+///
+/// For ints and tuples of ints every comparison is free, so any stable sort gives exactly the
+/// merge sort's result (a consistent order has one stable sorted permutation): they are sorted
+/// by `(key, position)`, descending keys for `reverse` with equal keys kept in order, as the
+/// merge sort does. Strs charge per comparison (the shorter length / 16), which depends on the
+/// comparisons made, so they run the same merge sort with a direct comparator.
+fn sort_uniform_keys(vm: &Vm, keys: &[Value], reverse: bool) -> Option<(Vec<usize>, u64)> {
+    let n = keys.len();
+    match keys.first()? {
+        Value::Int(_) => {
+            let mut ks: Vec<(i64, usize)> = Vec::with_capacity(n);
+            for (i, k) in keys.iter().enumerate() {
+                let Value::Int(x) = k else { return None };
+                ks.push((*x, i));
+            }
+            if reverse {
+                ks.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            } else {
+                ks.sort_unstable();
+            }
+            Some((ks.into_iter().map(|(_, i)| i).collect(), 0))
+        }
+        Value::Tuple(_) => {
+            // `order_pure` refuses tuples at the native-depth limit (the general comparison
+            // raises there).
+            if vm.native_depth >= crate::vm::MAX_NATIVE_DEPTH {
+                return None;
+            }
+            let mut ts: Vec<&[Value]> = Vec::with_capacity(n);
+            for k in keys {
+                let Value::Tuple(t) = k else { return None };
+                if !t.v.iter().all(|x| matches!(x, Value::Int(_))) {
+                    return None;
+                }
+                ts.push(&t.v);
+            }
+            let cmp = |a: &[Value], b: &[Value]| -> std::cmp::Ordering {
+                for (p, q) in a.iter().zip(b) {
+                    if let (Value::Int(x), Value::Int(y)) = (p, q)
+                        && x != y
+                    {
+                        return x.cmp(y);
+                    }
+                }
+                a.len().cmp(&b.len())
+            };
+            let mut idx: Vec<usize> = (0..n).collect();
+            if reverse {
+                idx.sort_by(|&a, &b| cmp(ts[b], ts[a]));
+            } else {
+                idx.sort_by(|&a, &b| cmp(ts[a], ts[b]));
+            }
+            Some((idx, 0))
+        }
+        Value::Str(_) => {
+            let mut ss: Vec<&str> = Vec::with_capacity(n);
+            for k in keys {
+                let Value::Str(s) = k else { return None };
+                ss.push(s.s.as_str());
+            }
+            let mut charge = 0u64;
+            let idx = merge_sort_indices(n, reverse, |x, y| {
+                let (a, b) = (ss[x], ss[y]);
+                charge += a.len().min(b.len()) as u64 / 16;
+                Ok::<bool, ()>(a < b)
+            })
+            .ok()?;
+            Some((idx, charge))
+        }
+        _ => None,
+    }
 }
 
 /// The stable bottom-up merge sort of `sort_values`: the permutation of `0..n` that sorts by
@@ -1891,8 +1978,221 @@ fn percent_core(
 /// `fmt % args` (str).
 pub fn percent_format(vm: &mut Vm, fmt: &str, args: &Value) -> PyResult<String> {
     vm.charge(fmt.len() as u64 / 4)?;
+    if let Some(r) = percent_fast(vm, fmt, args) {
+        return r;
+    }
     let pieces = pvm_text::percent::parse_percent(fmt);
     percent_core(vm, pieces, args, false)
+}
+
+/// A conversion `%[-0]*[width]c` with `c` one of `s d i x X o`, at most four width digits:
+/// the shapes [`percent_fast`] renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FastConv {
+    left: bool,
+    zero: bool,
+    width: Option<usize>,
+    conv: u8,
+}
+
+/// One token of a template as [`percent_fast`] sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FastTok {
+    /// Literal text `fmt[start..end]`.
+    Lit(usize, usize),
+    /// `%%`.
+    Percent,
+    /// A conversion.
+    Conv(FastConv),
+}
+
+/// The next token of `fmt` from byte `*pos`: None at the end, `Some(Err(()))` for anything
+/// `percent_fast` leaves to the general formatter (mapping keys, `+`/space/`#` flags, `*`,
+/// precision, length modifiers, other conversions, malformed conversions).
+fn fast_tok(fmt: &[u8], pos: &mut usize) -> Option<Result<FastTok, ()>> {
+    let start = *pos;
+    if start >= fmt.len() {
+        return None;
+    }
+    if fmt[start] != b'%' {
+        let end = fmt[start..]
+            .iter()
+            .position(|&b| b == b'%')
+            .map_or(fmt.len(), |p| start + p);
+        *pos = end;
+        return Some(Ok(FastTok::Lit(start, end)));
+    }
+    let mut i = start + 1;
+    if fmt.get(i) == Some(&b'%') {
+        *pos = i + 1;
+        return Some(Ok(FastTok::Percent));
+    }
+    let (mut left, mut zero) = (false, false);
+    loop {
+        match fmt.get(i) {
+            Some(b'-') => left = true,
+            Some(b'0') => zero = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    let mut width = None;
+    let mut w = 0usize;
+    let digits_at = i;
+    while let Some(d) = fmt.get(i).filter(|d| d.is_ascii_digit()) {
+        if i - digits_at == 4 {
+            return Some(Err(()));
+        }
+        w = w * 10 + (d - b'0') as usize;
+        width = Some(w);
+        i += 1;
+    }
+    match fmt.get(i) {
+        Some(&conv @ (b's' | b'd' | b'i' | b'x' | b'X' | b'o')) => {
+            *pos = i + 1;
+            Some(Ok(FastTok::Conv(FastConv {
+                left,
+                zero,
+                width,
+                conv,
+            })))
+        }
+        _ => Some(Err(())),
+    }
+}
+
+/// `fmt % args` for the common case, without the general tokenizer and big-int rendering:
+/// every conversion is one [`FastConv`] shape, the arguments are a tuple with exactly one
+/// item per conversion (or a single int or str for a one-conversion template), and each item
+/// is an int (any conversion) or a str (`%s`). None, having charged and changed nothing, for
+/// anything else. Otherwise the same output and the same charges in the same order as
+/// `percent_core` (per conversion `charge_format_size(width, 0)`, then the rendered length
+/// / 4; literals and `%%` free), and no error but those charges' can occur.
+fn percent_fast(vm: &mut Vm, fmt: &str, args: &Value) -> Option<PyResult<String>> {
+    let items: &[Value] = match args {
+        Value::Tuple(t) => &t.v,
+        Value::Int(_) | Value::Str(_) => std::slice::from_ref(args),
+        _ => return None,
+    };
+    let b = fmt.as_bytes();
+    let (mut pos, mut k) = (0, 0);
+    while let Some(t) = fast_tok(b, &mut pos) {
+        if let FastTok::Conv(c) = t.ok()? {
+            match (items.get(k)?, c.conv) {
+                (Value::Int(_), _) | (Value::Str(_), b's') => {}
+                _ => return None,
+            }
+            k += 1;
+        }
+    }
+    if k != items.len() {
+        return None;
+    }
+    let mut out = String::with_capacity(fmt.len() + 8 * k);
+    let (mut pos, mut k) = (0, 0);
+    while let Some(Ok(t)) = fast_tok(b, &mut pos) {
+        match t {
+            FastTok::Lit(a, z) => out.push_str(&fmt[a..z]),
+            FastTok::Percent => out.push('%'),
+            FastTok::Conv(c) => {
+                if let Err(e) = vm.charge_format_size(c.width.unwrap_or(0), 0) {
+                    return Some(Err(e));
+                }
+                let at = out.len();
+                render_fast_conv(&mut out, &items[k], c);
+                k += 1;
+                if let Err(e) = vm.charge((out.len() - at) as u64 / 4) {
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+    Some(Ok(out))
+}
+
+/// Appends `v` (an int, or a str for `%s`) rendered by conversion `c` to `out`: what
+/// `format_percent_int` / `format_percent_str` produce for these flags.
+fn render_fast_conv(out: &mut String, v: &Value, c: FastConv) {
+    let mut buf = [0u8; 24];
+    let (neg, digits): (bool, &str) = match v {
+        Value::Int(i) => {
+            let radix = match c.conv {
+                b'x' | b'X' => 16,
+                b'o' => 8,
+                _ => 10,
+            };
+            (*i < 0, u64_digits(&mut buf, i.unsigned_abs(), radix, c.conv == b'X'))
+        }
+        _ => (false, ""),
+    };
+    let pad = |out: &mut String, ch: char, n: usize| out.extend(std::iter::repeat_n(ch, n));
+    if c.conv == b's' {
+        // not numeric: space fill, width counts characters
+        let (len, body_neg) = match v {
+            Value::Str(s) => (s.nchars, None),
+            _ => (digits.len() + neg as usize, Some(neg)),
+        };
+        let width = c.width.unwrap_or(0).max(len);
+        if width > len && !c.left {
+            pad(out, ' ', width - len);
+        }
+        match (v, body_neg) {
+            (Value::Str(s), _) => out.push_str(&s.s),
+            (_, neg) => {
+                if neg == Some(true) {
+                    out.push('-');
+                }
+                out.push_str(digits);
+            }
+        }
+        if width > len && c.left {
+            pad(out, ' ', width - len);
+        }
+        return;
+    }
+    let len = digits.len();
+    let fill = if c.zero { '0' } else { ' ' };
+    let mut width = c.width.unwrap_or(0).max(len);
+    if neg {
+        if fill != ' ' {
+            out.push('-');
+        }
+        if width > len {
+            width -= 1;
+        }
+    }
+    if width > len && !c.left {
+        pad(out, fill, width - len);
+        width = len;
+    }
+    if fill == ' ' && neg {
+        out.push('-');
+    }
+    out.push_str(digits);
+    if width > len {
+        pad(out, ' ', width - len);
+    }
+}
+
+/// The digits of `n` in `radix` (8, 10 or 16; hex in upper case with `upper`), written at the
+/// end of `buf`.
+fn u64_digits(buf: &mut [u8; 24], mut n: u64, radix: u64, upper: bool) -> &str {
+    let hex: &[u8; 16] = if upper {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = hex[(n % radix) as usize];
+        n /= radix;
+        if n == 0 {
+            break;
+        }
+    }
+    // only ASCII digits were written
+    std::str::from_utf8(&buf[i..]).unwrap_or("")
 }
 
 /// `bytes % args`.
@@ -2078,5 +2378,109 @@ impl Vm {
         }
         drop(callee);
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pvm_text::percent::{self as pc, PercentFlags, PercentFormat};
+
+    fn tokens(fmt: &str) -> Result<Vec<FastTok>, ()> {
+        let mut pos = 0;
+        let mut out = Vec::new();
+        while let Some(t) = fast_tok(fmt.as_bytes(), &mut pos) {
+            out.push(t?);
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn fast_tokenizer_takes_only_the_simple_shapes() {
+        let conv = |left, zero, width, conv| FastTok::Conv(FastConv {
+            left,
+            zero,
+            width,
+            conv,
+        });
+        assert_eq!(
+            tokens("a%%b%-05d|%s%0x"),
+            Ok(vec![
+                FastTok::Lit(0, 1),
+                FastTok::Percent,
+                FastTok::Lit(3, 4),
+                conv(true, true, Some(5), b'd'),
+                FastTok::Lit(8, 9),
+                conv(false, false, None, b's'),
+                conv(false, true, None, b'x'),
+            ])
+        );
+        for bad in [
+            "%", "%5", "%(k)s", "%+d", "% d", "%#x", "%*d", "%.2s", "%ld", "%f", "%r", "%-%",
+            "%12345d",
+        ] {
+            assert_eq!(tokens(bad), Err(()), "{bad}");
+        }
+        assert!(tokens("%9999d").is_ok());
+    }
+
+    #[test]
+    fn fast_rendering_matches_the_general_renderers() {
+        let ints = [
+            0i64,
+            1,
+            -1,
+            7,
+            -42,
+            255,
+            65535,
+            -4096,
+            123456789,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ];
+        let strs = ["", "a", "héllo", "item_0042", "ünï©ødé and more"];
+        for conv in [b's', b'd', b'i', b'x', b'X', b'o'] {
+            for left in [false, true] {
+                for zero in [false, true] {
+                    for width in [None, Some(0), Some(1), Some(3), Some(6), Some(25)] {
+                        let c = FastConv {
+                            left,
+                            zero,
+                            width,
+                            conv,
+                        };
+                        let f = PercentFormat {
+                            flags: PercentFlags {
+                                left,
+                                zero,
+                                ..PercentFlags::default()
+                            },
+                            width,
+                            precision: None,
+                            conv: conv as char,
+                        };
+                        for i in ints {
+                            let mut out = String::from("pre");
+                            render_fast_conv(&mut out, &Value::Int(i), c);
+                            let want = if conv == b's' {
+                                pc::format_percent_str(&i.to_string(), &f)
+                            } else {
+                                pc::format_percent_int(&BigInt::from(i), &f)
+                            };
+                            assert_eq!(out, format!("pre{want}"), "{i} {c:?}");
+                        }
+                        if conv == b's' {
+                            for t in strs {
+                                let mut out = String::new();
+                                render_fast_conv(&mut out, &Value::str(t), c);
+                                assert_eq!(out, pc::format_percent_str(t, &f), "{t} {c:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

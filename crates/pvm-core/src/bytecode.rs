@@ -282,6 +282,27 @@ pub struct InlineCache {
     /// `LOAD_ATTR`: slot of the instance dict where the name was last found (a hint that is
     /// checked against the key before use, so it needs no invalidation).
     pub hint: Option<u32>,
+    /// Class attribute lookups (method calls, attribute loads on classes with descriptors,
+    /// binary dunders): the previous class lookup this instruction recorded, kept when a
+    /// lookup on another class replaced it (a second way, for sites that see two classes). Its
+    /// facts mean what `vers`/`slot`/`depth`/`miss` mean and are checked the same way.
+    pub alt: ClassWay,
+}
+
+/// One recorded class attribute lookup of an [`InlineCache`]: the name was absent from the
+/// first `depth - 1` dicts of the class and its MRO and lives at `slot` of dict number
+/// `depth - 1` (or, when `miss`, is absent from all `depth` dicts, which were the class and
+/// its whole MRO), with `vers[..depth]` the versions of those dicts. `depth == 0`: empty.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClassWay {
+    /// Versions of the dicts consulted, in lookup order.
+    pub vers: [u64; 3],
+    /// Slot of the found entry in the last dict consulted.
+    pub slot: u32,
+    /// Number of dicts consulted (0 = empty).
+    pub depth: u8,
+    /// The name was absent from all `depth` dicts, which were the class and its whole MRO.
+    pub miss: bool,
 }
 
 /// A compiled code object. Immutable once built (apart from its inline caches).

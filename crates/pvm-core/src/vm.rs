@@ -85,6 +85,16 @@ pub enum FrameRet {
     BinOp(Box<(Value, Value, crate::bytecode::BinOp)>),
 }
 
+/// What the `LOAD_ATTR` fast path makes of an instance attribute (see `Vm::inst_attr`).
+enum InstAttr {
+    /// Found in the instance dict, where `get_attr` finds it.
+    Hit(Value),
+    /// A property whose getter is a plain function of one parameter, to be called in a frame.
+    Getter(Rc<Function>),
+    /// Anything else: `get_attr` decides.
+    Slow,
+}
+
 /// How `run` ended.
 #[derive(Debug)]
 pub enum RunExit {
@@ -1103,17 +1113,78 @@ impl Vm {
                     f.stack.push(v);
                 }
                 Instr::LoadFast(i) => {
-                    let f = self.fr();
+                    let nf = self.frames.len();
+                    let Frame {
+                        code,
+                        ip,
+                        stack,
+                        locals,
+                        ..
+                    } = &mut self.frames[nf - 1];
                     // Growing first lets the value be built in place in the stack (no spill).
-                    if f.stack.len() == f.stack.capacity() {
-                        f.stack.reserve(8);
+                    if stack.len() == stack.capacity() {
+                        stack.reserve(8);
                     }
-                    match &f.locals[i as usize] {
+                    match &locals[i as usize] {
+                        Some(v @ Value::Instance(inst)) => {
+                            // Superinstructions `LOAD_FAST x; LOAD_ATTR name` (`x.name`) and
+                            // `LOAD_FAST x; STORE_ATTR name` (`x.name = v`) when the attribute
+                            // instruction's fast path applies. Its checks (`inst_attr`,
+                            // `store_attr_plan`) have no observable effect, so they are made
+                            // first; then it runs as the dispatch loop would run it: `ip`
+                            // advanced, its cost charged from the table (or `OutOfCycles`),
+                            // then its work, errors reported at its own `ip` (so its line).
+                            // `LOAD_FAST` drops nothing, so no generator finalizer can be due
+                            // in between. The instance never goes through the stack.
+                            match code.instrs.get(*ip) {
+                                Some(&next @ Instr::LoadAttr(j)) => {
+                                    if let InstAttr::Hit(r) =
+                                        Self::inst_attr(&self.method_cache, inst, code, *ip, j)
+                                    {
+                                        let c = cost::instr_cost(&next);
+                                        if c > self.meter.left {
+                                            self.meter.left = 0;
+                                            return Err(Flow::Abort(Abort::OutOfCycles));
+                                        }
+                                        self.meter.left -= c;
+                                        *ip += 1;
+                                        stack.push(r);
+                                        continue;
+                                    }
+                                }
+                                Some(&next @ Instr::StoreAttr(j)) if !stack.is_empty() => {
+                                    if let Some(slotted) =
+                                        store_attr_plan(inst, &code.names[j as usize])
+                                    {
+                                        let c = cost::instr_cost(&next);
+                                        if c > self.meter.left {
+                                            self.meter.left = 0;
+                                            return Err(Flow::Abort(Abort::OutOfCycles));
+                                        }
+                                        self.meter.left -= c;
+                                        *ip += 1;
+                                        let val = stack.pop().unwrap_or_default();
+                                        store_attr_do(
+                                            self.heap_limit,
+                                            inst,
+                                            slotted,
+                                            code,
+                                            *ip - 1,
+                                            j,
+                                            val,
+                                        )?;
+                                        continue;
+                                    }
+                                }
+                                _ => {}
+                            }
+                            stack.push(v.clone_fast());
+                        }
                         Some(v) => {
-                            f.stack.push(v.clone_fast());
+                            stack.push(v.clone_fast());
                         }
                         None => {
-                            let n = f.code.varnames[i as usize].clone();
+                            let n = code.varnames[i as usize].clone();
                             return Err(self.exc(
                                 "UnboundLocalError",
                                 format!("cannot access local variable '{n}' where it is not associated with a value"),
@@ -1312,81 +1383,26 @@ impl Vm {
                 Instr::LoadAttr(i) => {
                     let n = self.frames.len();
                     let obj = self.frames[n - 1].stack.pop().unwrap_or_default();
-                    // Fast path: plain instance attribute found in the instance dict. When the
-                    // class has data descriptors, the (inline-cached) class lookup must first
-                    // show that the name is absent from the class or bound to a plain function,
-                    // exactly the cases where `get_attr` consults the instance dict next.
                     if let Value::Instance(inst) = &obj {
-                        let fl = inst.class.borrow().eff_flags();
-                        let inst_first = fl & CLS_GETATTRIBUTE == 0
-                            && (fl & CLS_DATA_DESCR == 0 || {
-                                let cls = inst.class.borrow().clone();
-                                let f = &self.frames[n - 1];
-                                let h = f.code.name_hashes[i as usize];
-                                let name = &f.code.names[i as usize];
-                                match self.class_lookup_cached(&cls, name, h) {
-                                    None | Some(Value::Function(_)) => true,
-                                    Some(Value::Wrapper(w)) => {
-                                        // A property whose getter is a plain function: what
-                                        // `get_attr` does (data descriptor first, then
-                                        // `call(fget, [obj])`), with the getter's frame
-                                        // pushed here instead of a nested run.
-                                        if let Wrapper::Property {
-                                            fget: Value::Function(g),
-                                            ..
-                                        } = &*w
-                                            && simple_positional(&g.code, 1)
-                                            && !crate::attr::is_forbidden(name)
-                                        {
-                                            let g = g.clone();
-                                            self.charge(cost::CALL)?;
-                                            let mut locals =
-                                                self.locals_pool.pop().unwrap_or_default();
-                                            locals.reserve(g.code.varnames.len());
-                                            locals.push(Some(obj));
-                                            pad_locals(&mut locals, g.code.varnames.len());
-                                            self.push_call_frame(&g, locals)?;
-                                            continue;
-                                        }
-                                        false
-                                    }
-                                    Some(_) => false,
-                                }
-                            });
-                        if inst_first {
-                            let f = &self.frames[n - 1];
-                            let name = &f.code.names[i as usize];
-                            let h = f.code.name_hashes[i as usize];
-                            // The hint is the slot where this instruction last found the name.
-                            // Keys are unique, so a slot that still holds this exact key is the
-                            // key's slot; no version check is needed.
-                            let cell = &f.code.caches[f.ip - 1];
-                            let c = cell.get();
-                            let d = inst.dict.d.borrow();
-                            let hinted = c
-                                .hint
-                                .and_then(|s| d.slot(s as usize))
-                                .filter(|e| e.hash == h && crate::dict::str_key_eq(&e.key, name));
-                            let hit = match hinted {
-                                Some(e) => Some(e.value.clone_fast()),
-                                // An instance-dict `__class__` is shadowed by `object`'s data
-                                // descriptor: never hinted, so that case is left to `get_attr`.
-                                None => d
-                                    .find_str_h(name, h)
-                                    .filter(|_| &**name != "__class__")
-                                    .and_then(|slot| {
-                                        cell.set(crate::bytecode::InlineCache {
-                                            hint: Some(slot as u32),
-                                            ..cell.get()
-                                        });
-                                        d.slot(slot).map(|e| e.value.clone_fast())
-                                    }),
-                            };
-                            drop(d);
-                            if let Some(v) = hit {
+                        let f = &self.frames[n - 1];
+                        match Self::inst_attr(&self.method_cache, inst, &f.code, f.ip - 1, i) {
+                            InstAttr::Hit(v) => {
                                 self.frames[n - 1].stack.push(v);
                                 continue;
                             }
+                            InstAttr::Getter(g) => {
+                                // What `get_attr` does for a property whose getter is a plain
+                                // function (data descriptor first, then `call(fget, [obj])`),
+                                // with the getter's frame pushed here instead of a nested run.
+                                self.charge(cost::CALL)?;
+                                let mut locals = self.locals_pool.pop().unwrap_or_default();
+                                locals.reserve(g.code.varnames.len());
+                                locals.push(Some(obj));
+                                pad_locals(&mut locals, g.code.varnames.len());
+                                self.push_call_frame(&g, locals)?;
+                                continue;
+                            }
+                            InstAttr::Slow => {}
                         }
                     }
                     let f = &self.frames[n - 1];
@@ -1395,88 +1411,22 @@ impl Vm {
                     self.push(v);
                 }
                 Instr::StoreAttr(i) => {
-                    // Fast path: overwrite an attribute already present in a plain instance's
-                    // dict (the same case `set_attr` handles first), using the slot this
-                    // instruction last wrote as a hint. Keys are unique, so a slot holding this
-                    // exact key is the key's slot.
-                    let heap_limit = self.heap_limit;
-                    let f = self.fr();
+                    // Fast path: a store into a plain instance's dict (see `store_attr_plan`).
+                    let nf = self.frames.len();
+                    let f = &self.frames[nf - 1];
                     let n = f.stack.len();
-                    // A class with `__slots__` takes the same path when the name is one its
-                    // slots allow and no class on its MRO may hold a descriptor or a
-                    // `__setattr__` (see `slotted_store_is_plain`), after the memory check
-                    // `raw_setattr` makes on every store.
-                    let plain = match f.stack.get(n.wrapping_sub(1)) {
-                        Some(Value::Instance(inst)) if n >= 2 && inst.exc.is_none() => {
-                            let cls = inst.class.borrow();
-                            let ok = !(cls.builtin && cls.kind == TypeKind::Object)
-                                && cls.eff_flags() & (CLS_DATA_DESCR | CLS_SETATTR) == 0;
-                            ok.then(|| (inst.clone(), cls.slots.is_some().then(|| cls.clone())))
-                        }
-                        _ => None,
-                    };
-                    if let Some((inst, slotted)) = plain {
-                        let name = &f.code.names[i as usize];
-                        let h = f.code.name_hashes[i as usize];
-                        // (`obj.__class__ = v` is `set_class`, never a dict store)
-                        let allowed = !crate::attr::is_forbidden(name)
-                            && &**name != "__class__"
-                            && match &slotted {
-                                None => true,
-                                Some(cls) => {
-                                    crate::attr::slots_allow(cls, name)
-                                        && slotted_store_is_plain(cls)
-                                }
-                            };
-                        // (`check_mem(64)`)
-                        if allowed
-                            && slotted.is_some()
-                            && heap::used().saturating_add(64) > heap_limit
-                        {
-                            return Err(Flow::Abort(Abort::Memory));
-                        }
-                        if allowed {
-                            let cell = &f.code.caches[f.ip - 1];
-                            let c = cell.get();
-                            let mut d = inst.dict.d.borrow_mut();
-                            let slot = match d.slot(c.slot as usize) {
-                                Some(e)
-                                    if c.depth == 1
-                                        && e.hash == h
-                                        && crate::dict::str_key_eq(&e.key, name) =>
-                                {
-                                    Some(c.slot as usize)
-                                }
-                                _ => d.find_str_h(name, h),
-                            };
-                            if let Some(slot) = slot {
-                                cell.set(crate::bytecode::InlineCache {
-                                    vers: [0; 3],
-                                    slot: slot as u32,
-                                    depth: 1,
-                                    ..Default::default()
-                                });
-                                let obj = f.stack.pop();
-                                let v = f.stack.pop().unwrap_or_default();
-                                let old = d.slot_value_mut(slot).map(|x| std::mem::replace(x, v));
-                                drop(d);
-                                drop(old);
-                                drop(obj);
-                                continue;
-                            }
-                            // A new attribute: what `set_attr` (no `__slots__`) and
-                            // `raw_setattr` (`__slots__`, whose memory check was made above)
-                            // do for an absent key: `check_mem(64)`, then append the key.
-                            if slotted.is_none() && heap::used().saturating_add(64) > heap_limit {
-                                return Err(Flow::Abort(Abort::Memory));
-                            }
-                            let obj = f.stack.pop();
-                            let v = f.stack.pop().unwrap_or_default();
-                            d.push(h, Value::str(&**name), v);
-                            drop(d);
-                            drop(obj);
-                            continue;
-                        }
+                    if n >= 2
+                        && let Value::Instance(inst) = &f.stack[n - 1]
+                        && let Some(slotted) = store_attr_plan(inst, &f.code.names[i as usize])
+                    {
+                        let inst = inst.clone();
+                        let heap_limit = self.heap_limit;
+                        let f = &mut self.frames[nf - 1];
+                        let obj = f.stack.pop();
+                        let v = f.stack.pop().unwrap_or_default();
+                        store_attr_do(heap_limit, &inst, slotted, &f.code, f.ip - 1, i, v)?;
+                        drop(obj);
+                        continue;
                     }
                     let name = self.fr().code.names[i as usize].clone();
                     let obj = self.pop();
@@ -2858,6 +2808,7 @@ impl Vm {
                     depth: levels as u8,
                     miss: init_at.is_none(),
                     hint: enc_new.flatten(),
+                    alt: Default::default(),
                 });
             }
             (new_at, init_at)
@@ -2921,6 +2872,73 @@ impl Vm {
         self.call_push(&m, args, kwargs)
     }
 
+    /// The `LOAD_ATTR` fast path for `inst.<code.names[i]>` at instruction `at` of `code`
+    /// (whose inline cache it uses): the value when `get_attr` would find it in the instance
+    /// dict, the getter when it would call a property's plain-function getter, else
+    /// [`InstAttr::Slow`]. It has no observable effect (it charges nothing and only fills
+    /// caches), so a caller may try it before charging the instruction.
+    ///
+    /// When the class has data descriptors, the (inline-cached) class lookup must first show
+    /// that the name is absent from the class or bound to a plain function, exactly the cases
+    /// where `get_attr` consults the instance dict next.
+    #[inline(always)]
+    fn inst_attr(mc: &MethodCache, inst: &Instance, code: &Code, at: usize, i: u32) -> InstAttr {
+        let fl = inst.class.borrow().eff_flags();
+        if fl & CLS_GETATTRIBUTE != 0 {
+            return InstAttr::Slow;
+        }
+        let name = &code.names[i as usize];
+        let h = code.name_hashes[i as usize];
+        let cell = &code.caches[at];
+        if fl & CLS_DATA_DESCR != 0 {
+            let cls = inst.class.borrow().clone();
+            match Self::class_lookup_cached_at(mc, cell, &cls, name, h) {
+                None | Some(Value::Function(_)) => {}
+                Some(Value::Wrapper(w)) => {
+                    if let Wrapper::Property {
+                        fget: Value::Function(g),
+                        ..
+                    } = &*w
+                        && simple_positional(&g.code, 1)
+                        && !crate::attr::is_forbidden(name)
+                    {
+                        return InstAttr::Getter(g.clone());
+                    }
+                    return InstAttr::Slow;
+                }
+                Some(_) => return InstAttr::Slow,
+            }
+        }
+        // The hint is the slot where this instruction last found the name. Keys are unique,
+        // so a slot that still holds this exact key is the key's slot; no version check is
+        // needed.
+        let c = cell.get();
+        let d = inst.dict.d.borrow();
+        let hinted = c
+            .hint
+            .and_then(|s| d.slot(s as usize))
+            .filter(|e| e.hash == h && name_key_eq(&e.key, name));
+        let hit = match hinted {
+            Some(e) => Some(e.value.clone_fast()),
+            // An instance-dict `__class__` is shadowed by `object`'s data descriptor: never
+            // hinted, so that case is left to `get_attr`.
+            None => d
+                .find_str_h(name, h)
+                .filter(|_| &**name != "__class__")
+                .and_then(|slot| {
+                    cell.set(crate::bytecode::InlineCache {
+                        hint: Some(slot as u32),
+                        ..cell.get()
+                    });
+                    d.slot(slot).map(|e| e.value.clone_fast())
+                }),
+        };
+        match hit {
+            Some(v) => InstAttr::Hit(v),
+            None => InstAttr::Slow,
+        }
+    }
+
     /// The Python function `binary_op(a, b, op, false)` would call first, when that call can
     /// be made by pushing a frame: `a` is an instance of a user class, `b` an instance of the
     /// same class or an immediate (so no built-in operation applies and the right operand's
@@ -2957,7 +2975,19 @@ impl Vm {
     /// would consult to still carry the version it had when the cache was filled.
     fn class_lookup_cached(&self, cls: &Rc<Class>, name: &str, h: u64) -> Option<Value> {
         let f = self.frames.last()?;
-        let cell = &f.code.caches[f.ip - 1];
+        Self::class_lookup_cached_at(&self.method_cache, &f.code.caches[f.ip - 1], cls, name, h)
+    }
+
+    /// [`Vm::class_lookup_cached`] through the inline cache `cell` (that of the instruction
+    /// whose lookup this is), with `mc` the VM's method cache. Same result as the uncached
+    /// lookup.
+    fn class_lookup_cached_at(
+        mc: &MethodCache,
+        cell: &Cell<crate::bytecode::InlineCache>,
+        cls: &Rc<Class>,
+        name: &str,
+        h: u64,
+    ) -> Option<Value> {
         let level = |j: usize| -> Option<&Rc<Class>> {
             if j == 0 {
                 Some(cls)
@@ -2966,47 +2996,43 @@ impl Vm {
             }
         };
         let c = cell.get();
-        if c.depth >= 1 {
-            let k = c.depth as usize - 1;
-            let valid =
-                (0..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == c.vers[j]));
-            if valid && c.miss && cls.mro.len() == k {
-                return None;
-            }
-            if valid
-                && !c.miss
-                && let Some(d) = level(k)
-                && let Some(e) = d.dict.borrow().slot(c.slot as usize)
-            {
-                return Some(e.value.clone_fast());
-            }
+        let primary = crate::bytecode::ClassWay {
+            vers: c.vers,
+            slot: c.slot,
+            depth: c.depth,
+            miss: c.miss,
+        };
+        if let Some(r) = way_lookup(cls, &primary) {
+            return r;
         }
-        // Second level: the VM's method cache (polymorphic sites miss the inline cache).
+        if let Some(r) = way_lookup(cls, &c.alt) {
+            return r;
+        }
+        // A new lookup becomes the first way; the one it replaces becomes the second.
+        let record = |vers: [u64; 3], slot: u32, depth: u8, miss: bool| {
+            cell.set(crate::bytecode::InlineCache {
+                vers,
+                slot,
+                depth,
+                miss,
+                hint: c.hint,
+                alt: primary,
+            });
+        };
+        // Second level: the VM's method cache (sites that see more classes than two).
         let v0 = cls.dict.borrow().version();
-        if let Some((vers, slot, depth, miss)) = self.method_cache.get(v0, h, name) {
+        if let Some((vers, slot, depth, miss)) = mc.get(v0, h, name) {
             let k = depth as usize - 1;
             if (1..=k).all(|j| level(j).is_some_and(|d| d.dict.borrow().version() == vers[j])) {
                 if miss && cls.mro.len() == k {
-                    cell.set(crate::bytecode::InlineCache {
-                        vers,
-                        slot: 0,
-                        depth,
-                        miss: true,
-                        hint: c.hint,
-                    });
+                    record(vers, 0, depth, true);
                     return None;
                 }
                 if !miss
                     && let Some(d) = level(k)
                     && let Some(en) = d.dict.borrow().slot(slot as usize)
                 {
-                    cell.set(crate::bytecode::InlineCache {
-                        vers,
-                        slot,
-                        depth,
-                        miss: false,
-                        hint: c.hint,
-                    });
+                    record(vers, slot, depth, false);
                     return Some(en.value.clone_fast());
                 }
             }
@@ -3019,14 +3045,8 @@ impl Vm {
             }
             if let Some(slot) = d.find_str_h(name, h) {
                 if j < vers.len() {
-                    cell.set(crate::bytecode::InlineCache {
-                        vers,
-                        slot: slot as u32,
-                        depth: (j + 1) as u8,
-                        miss: false,
-                        hint: c.hint,
-                    });
-                    self.method_cache.set(MethodEntry {
+                    record(vers, slot as u32, (j + 1) as u8, false);
+                    mc.set(MethodEntry {
                         h,
                         vers,
                         slot: slot as u32,
@@ -3039,14 +3059,8 @@ impl Vm {
             }
         }
         if cls.mro.len() < vers.len() {
-            cell.set(crate::bytecode::InlineCache {
-                vers,
-                slot: 0,
-                depth: (cls.mro.len() + 1) as u8,
-                miss: true,
-                hint: c.hint,
-            });
-            self.method_cache.set(MethodEntry {
+            record(vers, 0, (cls.mro.len() + 1) as u8, true);
+            mc.set(MethodEntry {
                 h,
                 vers,
                 slot: 0,
@@ -3355,6 +3369,133 @@ fn slotted_store_is_plain(cls: &Class) -> bool {
         c.flags.get() & (CLS_DATA_DESCR | CLS_SETATTR) == 0
             && (!c.builtin || c.kind == TypeKind::Object)
     })
+}
+
+/// Whether `STORE_ATTR` of `name` into `inst` is a plain store into the instance dict, the
+/// case `set_attr` handles by itself: Some(whether the class has `__slots__`) when it is. A
+/// plain instance (not an exception, not of `object` itself) whose class and MRO have no data
+/// descriptor and no `__setattr__`, a name that is neither forbidden nor `__class__`
+/// (`obj.__class__ = v` is `set_class`); with `__slots__`, a name the slots allow and no class
+/// on the MRO that may hold a descriptor or a `__setattr__` (see `slotted_store_is_plain`).
+/// Pure: it may be tried before the instruction is charged.
+#[inline(always)]
+fn store_attr_plan(inst: &Instance, name: &str) -> Option<bool> {
+    if inst.exc.is_some() {
+        return None;
+    }
+    let cls = inst.class.borrow();
+    if (cls.builtin && cls.kind == TypeKind::Object)
+        || cls.eff_flags() & (CLS_DATA_DESCR | CLS_SETATTR) != 0
+        || crate::attr::is_forbidden(name)
+        || name == "__class__"
+    {
+        return None;
+    }
+    match cls.slots {
+        None => Some(false),
+        Some(_) => {
+            (crate::attr::slots_allow(&cls, name) && slotted_store_is_plain(&cls)).then_some(true)
+        }
+    }
+}
+
+/// The store [`store_attr_plan`] approved, of `v` into `inst` for the `STORE_ATTR` at
+/// instruction `at` of `code` (name `code.names[i]`), as `set_attr` / `raw_setattr` make it:
+/// with `__slots__`, the memory check `raw_setattr` makes on every store; then an existing key
+/// is overwritten in place (found through the slot this instruction last wrote, a hint checked
+/// against the key) or, for a new attribute, after `check_mem(64)` when there are no
+/// `__slots__` (checked above otherwise), the key is appended. The old value is dropped here.
+#[inline(always)]
+fn store_attr_do(
+    heap_limit: usize,
+    inst: &Instance,
+    slotted: bool,
+    code: &Code,
+    at: usize,
+    i: u32,
+    v: Value,
+) -> PyResult<()> {
+    if slotted && heap::used().saturating_add(64) > heap_limit {
+        return Err(Flow::Abort(Abort::Memory));
+    }
+    let name = &code.names[i as usize];
+    let h = code.name_hashes[i as usize];
+    let cell = &code.caches[at];
+    let c = cell.get();
+    let mut d = inst.dict.d.borrow_mut();
+    let slot = match d.slot(c.slot as usize) {
+        Some(e) if c.depth == 1 && e.hash == h && name_key_eq(&e.key, name) => {
+            Some(c.slot as usize)
+        }
+        _ => d.find_str_h(name, h),
+    };
+    if let Some(slot) = slot {
+        cell.set(crate::bytecode::InlineCache {
+            vers: [0; 3],
+            slot: slot as u32,
+            depth: 1,
+            ..Default::default()
+        });
+        let old = d.slot_value_mut(slot).map(|x| std::mem::replace(x, v));
+        drop(d);
+        drop(old);
+        return Ok(());
+    }
+    if !slotted && heap::used().saturating_add(64) > heap_limit {
+        return Err(Flow::Abort(Abort::Memory));
+    }
+    d.push(h, Value::str(&**name), v);
+    Ok(())
+}
+
+/// The result of the class attribute lookup recorded in `w` (a way of an inline cache) for a
+/// lookup on `cls`, when every dict it consulted (the class, then its MRO) still has the
+/// version it had: Some(the value, or None when the name is absent from the class and its
+/// whole MRO), else None.
+#[inline(always)]
+fn way_lookup(cls: &Rc<Class>, w: &crate::bytecode::ClassWay) -> Option<Option<Value>> {
+    if w.depth == 0 || cls.dict.borrow().version() != w.vers[0] {
+        return None;
+    }
+    let k = w.depth as usize - 1;
+    if k > cls.mro.len() || k >= w.vers.len() {
+        return None;
+    }
+    for j in 1..=k {
+        if cls.mro[j - 1].dict.borrow().version() != w.vers[j] {
+            return None;
+        }
+    }
+    if w.miss {
+        return (cls.mro.len() == k).then_some(None);
+    }
+    let d = if k == 0 { cls } else { &cls.mro[k - 1] }.dict.borrow();
+    d.slot(w.slot as usize).map(|e| Some(e.value.clone_fast()))
+}
+
+/// True when the dict key `k` is the str `name`: what [`crate::dict::str_key_eq`] computes,
+/// always inlined, for confirming an inline-cache hint on the attribute fast paths (the hash
+/// already matched). Compares 8-byte words, then the remaining bytes.
+#[inline(always)]
+fn name_key_eq(k: &Value, name: &str) -> bool {
+    let Value::Str(s) = k else {
+        return false;
+    };
+    let (a, b) = (s.s.as_bytes(), name.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let (mut wx, mut wy) = ([0u8; 8], [0u8; 8]);
+        wx.copy_from_slice(x);
+        wy.copy_from_slice(y);
+        if u64::from_ne_bytes(wx) != u64::from_ne_bytes(wy) {
+            return false;
+        }
+    }
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    ra.iter().zip(rb).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
 /// Extend fast locals with unbound (`None`) slots up to `n` (what `resize(n, None)` does,

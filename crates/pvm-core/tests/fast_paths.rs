@@ -7,7 +7,9 @@
 //! (`__init__`, binary dunder methods, property getters), and `tests/perf/class_cache.py` for
 //! the cached class attribute lookups (per-instruction and VM-wide caches), and
 //! `tests/perf/data_paths.py` for the data-structure fast paths (sorting and ordering,
-//! built-in method and function calls, str / int / dict operations).
+//! built-in method and function calls, str / int / dict operations), and
+//! `tests/perf/superinstr.py` for the fused `LOAD_FAST` + `LOAD_ATTR` / `STORE_ATTR` pairs and
+//! the two-way class lookup caches (checked at every cycle budget).
 
 /// Output of `python3 tests/perf/fast_paths.py` (CPython 3.11.7).
 const EXPECTED: &str = "38.301136885634975 14 [0, 1, 4, 9, 16, 25, 36, 98] 128 False False True True True True o\n\
@@ -191,6 +193,106 @@ fn data_fast_paths_keep_results_cycles_and_stopping_points() {
     assert!(full.error.is_none(), "{:?}", full.error);
     assert_eq!(full.stdout, DATA_PATHS_EXPECTED);
     assert_eq!(full.cycles_used, DATA_PATHS_CYCLES);
+}
+
+/// Output of `python3 tests/perf/superinstr.py` (CPython 3.11.7).
+const SUPERINSTR_EXPECTED: &str = "get 9\n\
+bump 4\n\
+bump 5\n\
+tag cls\n\
+missing 'Plain' object has no attribute 'nope'\n\
+slot 4\n\
+slots 'Slotted' object has no attribute 'z'\n\
+unbound cannot access local variable 'del_me' where it is not associated with a value\n\
+two [3, 8, 27, 32]\n\
+three [3, 8, 27, 32, -5]\n\
+hits [2, 2, 2, 2, 0]\n\
+prop [3, 20000, 27, 20000, -5]\n\
+unprop [3, 8, 27, 32, -5]\n\
+repl [1000, 8, 3000, 32, -5]\n\
+back [3, 8, 27, 32, -5]\n\
+ga [1, 'ga:s', 3, 'ga:s', 5]\n\
+sa [3, 8, 27, 32, -5]\n\
+sa [60, 7, 60, 7, 0]\n\
+class other\n\
+exc 7\n\
+n 1\n\
+n 2\n\
+n 3\n\
+n 4\n\
+n 5\n\
+n 6\n\
+count 6\n\
+late 'Plain' object has no attribute 'zzz'\n";
+
+/// Total cycles of `tests/perf/superinstr.py` and the smallest budgets under which it prints
+/// its first 1..=28 lines, recorded with the interpreter before `LOAD_FAST` was fused with a
+/// following `LOAD_ATTR` / `STORE_ATTR` and before class lookups had a second inline-cache way.
+const SUPERINSTR_CYCLES: u64 = 5481;
+const SUPERINSTR_THRESHOLDS: [u64; 28] = [
+    710, 782, 854, 901, 995, 1089, 1184, 1352, 1839, 2222, 2348, 2750, 3071, 3349, 3670, 3848,
+    4266, 4392, 4689, 4860, 5070, 5110, 5150, 5190, 5230, 5270, 5314, 5468,
+];
+
+/// `self.name` / `self.name = v` superinstructions and two-way class caches: same output and
+/// cycles, and at *every* budget below the total the run stops with `OutOfCycles` after
+/// exactly that many cycles having printed exactly the lines whose recorded threshold it
+/// reaches (so no budget stops at a different instruction in a way output can show).
+#[test]
+fn superinstructions_keep_results_cycles_and_every_stopping_point() {
+    let src = include_str!("perf/superinstr.py");
+    let full = run_with_stopping_points(src, "superinstr.py", &SUPERINSTR_THRESHOLDS);
+    assert!(full.error.is_none(), "{:?}", full.error);
+    assert_eq!(full.stdout, SUPERINSTR_EXPECTED);
+    assert_eq!(full.cycles_used, SUPERINSTR_CYCLES);
+    let lines: Vec<&str> = SUPERINSTR_EXPECTED.split_inclusive('\n').collect();
+    for budget in 1..SUPERINSTR_CYCLES {
+        let limits = pvm_core::Limits {
+            cycles: budget,
+            ..pvm_core::Limits::default()
+        };
+        let out = pvm_core::run_program(src, "superinstr.py", &limits);
+        let k = SUPERINSTR_THRESHOLDS
+            .iter()
+            .filter(|&&t| t <= budget)
+            .count();
+        assert_eq!(out.stdout, lines[..k].concat(), "budget {budget}");
+        let e = out.error.expect("out of cycles");
+        assert_eq!(e.type_name, "OutOfCycles", "budget {budget}");
+        assert_eq!(out.cycles_used, budget);
+    }
+}
+
+/// An error raised by the second instruction of a fused pair reports the line of that
+/// instruction (here: `self.b` on line 7 and `self.z = 1` on line 13 of the program, each
+/// after a fused pair that succeeded on the line before), as CPython does.
+#[test]
+fn superinstruction_errors_report_their_own_line() {
+    let src = "class A:\n    __slots__ = (\"a\",)\n\n    def __init__(self):\n        self.a = 1\n\n    def f(self):\n        x = self.a\n        return self.b + x\n\n    def g(self):\n        self.a = 2\n        self.z = 1\n\n\nA().g() if 0 else None\n";
+    let run = |tail: &str| {
+        let src = format!("{src}{tail}");
+        pvm_core::run_program(&src, "tb.py", &pvm_core::Limits::default())
+    };
+    let e = run("A().f()\n").error.expect("fails");
+    assert_eq!(e.type_name, "AttributeError");
+    assert_eq!(e.message, "'A' object has no attribute 'b'");
+    assert_eq!(
+        e.traceback,
+        vec![
+            "File \"tb.py\", line 17, in <module>".to_string(),
+            "File \"tb.py\", line 9, in f".to_string()
+        ]
+    );
+    let e = run("A().g()\n").error.expect("fails");
+    assert_eq!(e.type_name, "AttributeError");
+    assert_eq!(e.message, "'A' object has no attribute 'z'");
+    assert_eq!(
+        e.traceback,
+        vec![
+            "File \"tb.py\", line 17, in <module>".to_string(),
+            "File \"tb.py\", line 13, in g".to_string()
+        ]
+    );
 }
 
 /// Runs `src` with budget `t` and `t - 1` for each threshold `t` (the budget at which its

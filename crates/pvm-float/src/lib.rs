@@ -222,7 +222,7 @@ impl F64 {
     /// Exact conversion from `i64` with round-half-even.
     #[inline]
     pub fn from_i64(v: i64) -> F64 {
-        F64(soft::from_u64(v < 0, v.unsigned_abs(), 0))
+        F64(soft::from_i64(v))
     }
 
     /// Conversion from `u64` with round-half-even.

@@ -188,6 +188,18 @@ impl F64 {
     /// `Overflow("(34, 'Numerical result out of range')")` when the result overflows.
     pub fn py_pow(self, w: F64) -> Result<F64, FloatError> {
         let v = self;
+        // `x ** 0.5` with the sign bit of `x` clear (+0, positive, +inf, NaN) is `sqrt(x)`: the
+        // general path below gives the same value for each (`pow_positive` takes the square
+        // root, +0 -> +0, +inf -> +inf, NaN -> NaN), just after more tests.
+        if w.0 == 0x3fe0_0000_0000_0000 && !v.is_sign_negative() {
+            return Ok(v.sqrt());
+        }
+        v.py_pow_general(w)
+    }
+
+    /// [`F64::py_pow`] without its `x ** 0.5` shortcut.
+    fn py_pow_general(self, w: F64) -> Result<F64, FloatError> {
+        let v = self;
         if w.is_zero() {
             return Ok(F64::ONE);
         }
@@ -423,6 +435,39 @@ mod tests {
         let half = f(0x3fe0_0000_0000_0000);
         assert_eq!(half.round_half_even().0, 0);
         assert_eq!(half.neg().ceil().0, SIGN);
+    }
+
+    /// The `x ** 0.5` shortcut of `py_pow` gives what the general path gives, for every kind
+    /// of operand with the sign bit clear (and negative operands still take the general path).
+    #[test]
+    fn pow_half_shortcut_matches_general_path() {
+        let half = F64(0x3fe0_0000_0000_0000);
+        let mut specials = vec![
+            0u64,
+            1,
+            0x000f_ffff_ffff_ffff,
+            HIDDEN,
+            F64::ONE.0,
+            0x4010_0000_0000_0000,
+            F64::MAX.0,
+            EXP_MASK,
+            CANON_NAN,
+            EXP_MASK | 1,
+            0x7fff_ffff_ffff_ffff,
+        ];
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            specials.push(s & !SIGN);
+        }
+        for bits in specials {
+            let x = F64(bits);
+            assert_eq!(x.py_pow(half), x.py_pow_general(half), "{bits:#x}");
+            let neg = F64(bits | SIGN);
+            assert_eq!(neg.py_pow(half), neg.py_pow_general(half), "-{bits:#x}");
+        }
     }
 
     #[test]

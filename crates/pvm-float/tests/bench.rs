@@ -64,6 +64,8 @@ fn bench_soft_vs_hardware() {
     }
     soft2!("soft add", add);
     hw2!("hardware add", +);
+    soft2!("soft sub", sub);
+    hw2!("hardware sub", -);
     soft2!("soft mul", mul);
     hw2!("hardware mul", *);
     soft2!("soft div", div);
@@ -82,6 +84,36 @@ fn bench_soft_vs_hardware() {
         for _ in 0..reps {
             for &x in &v {
                 acc ^= f64::from_bits(black_box(x)).sqrt().to_bits();
+            }
+        }
+        acc
+    });
+    time("soft pow(x, 0.5)", iters, || {
+        let mut acc = 0u64;
+        for _ in 0..reps {
+            for &x in &v {
+                acc ^= F64(black_box(x))
+                    .py_pow(F64(0x3fe0_0000_0000_0000))
+                    .map(|r| r.0)
+                    .unwrap_or(0);
+            }
+        }
+        acc
+    });
+    time("soft from_i64", iters, || {
+        let mut acc = 0u64;
+        for _ in 0..reps {
+            for &x in &v {
+                acc ^= F64::from_i64(black_box(x >> 20) as i64 - (1 << 42)).0;
+            }
+        }
+        acc
+    });
+    time("soft lt", iters, || {
+        let mut acc = 0u64;
+        for _ in 0..reps {
+            for i in 0..n - 1 {
+                acc += u64::from(F64(black_box(v[i])).lt(F64(v[i + 1])));
             }
         }
         acc

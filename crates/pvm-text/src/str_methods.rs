@@ -8,6 +8,7 @@
 use crate::error::{TextError, TextResult};
 use crate::slice::adjust_indices;
 use crate::unicode;
+use memchr::memmem;
 
 /// Python `len(s)`: the number of code points.
 pub fn char_len(s: &str) -> usize {
@@ -42,9 +43,37 @@ fn window(
     if st > en || en - st < needle_chars {
         return None;
     }
+    if len == s.len() {
+        // ASCII: code point indices are byte offsets
+        return Some((st, st, en));
+    }
     let b0 = byte_offset(s, st);
-    let b1 = b0 + byte_offset(&s[b0..], en - st);
+    let b1 = if en == len {
+        s.len()
+    } else {
+        b0 + byte_offset(&s[b0..], en - st)
+    };
     Some((st, b0, b1))
+}
+
+/// Byte offset of the first occurrence of `needle` in `hay` (`Some(0)` for an empty needle).
+/// A match of a UTF-8 needle in UTF-8 text starts and ends on character boundaries.
+#[inline]
+fn find_bytes(hay: &str, needle: &str) -> Option<usize> {
+    match needle.as_bytes() {
+        [b] => memchr::memchr(*b, hay.as_bytes()),
+        n => memmem::find(hay.as_bytes(), n),
+    }
+}
+
+/// Byte offset of the last occurrence of `needle` in `hay` (`Some(hay.len())` for an empty
+/// needle).
+#[inline]
+fn rfind_bytes(hay: &str, needle: &str) -> Option<usize> {
+    match needle.as_bytes() {
+        [b] => memchr::memrchr(*b, hay.as_bytes()),
+        n => memmem::rfind(hay.as_bytes(), n),
+    }
 }
 
 /// `str.find(sub[, start[, end]])`: lowest code point index of `sub` within the window,
@@ -52,14 +81,14 @@ fn window(
 pub fn find(s: &str, sub: &str, start: Option<i64>, end: Option<i64>) -> Option<usize> {
     let (st, b0, b1) = window(s, start, end, char_len(sub))?;
     let hay = &s[b0..b1];
-    hay.find(sub).map(|p| st + char_len(&hay[..p]))
+    find_bytes(hay, sub).map(|p| st + char_len(&hay[..p]))
 }
 
 /// `str.rfind(sub[, start[, end]])`: highest index of `sub` within the window.
 pub fn rfind(s: &str, sub: &str, start: Option<i64>, end: Option<i64>) -> Option<usize> {
     let (st, b0, b1) = window(s, start, end, char_len(sub))?;
     let hay = &s[b0..b1];
-    hay.rfind(sub).map(|p| st + char_len(&hay[..p]))
+    rfind_bytes(hay, sub).map(|p| st + char_len(&hay[..p]))
 }
 
 /// `str.count(sub[, start[, end]])`: non-overlapping occurrences; an empty `sub` counts
@@ -72,7 +101,10 @@ pub fn count(s: &str, sub: &str, start: Option<i64>, end: Option<i64>) -> usize 
     if sub.is_empty() {
         return char_len(hay) + 1;
     }
-    hay.matches(sub).count()
+    match sub.as_bytes() {
+        [b] => memchr::memchr_iter(*b, hay.as_bytes()).count(),
+        n => memmem::find_iter(hay.as_bytes(), n).count(),
+    }
 }
 
 /// `str.startswith(prefix[, start[, end]])` for a single prefix (the core loops over tuples).
@@ -113,7 +145,15 @@ pub fn replace(s: &str, old: &str, new: &str, count: i64) -> String {
         }
         return out;
     }
-    s.replacen(old, new, max)
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for p in memmem::find_iter(s.as_bytes(), old.as_bytes()).take(max) {
+        out.push_str(&s[last..p]);
+        out.push_str(new);
+        last = p + old.len();
+    }
+    out.push_str(&s[last..]);
+    out
 }
 
 fn empty_separator() -> TextError {
@@ -133,6 +173,30 @@ pub fn split<'a>(s: &'a str, sep: Option<&str>, maxsplit: i64) -> TextResult<Vec
     let mut left = maxcount(maxsplit);
     let mut out = Vec::new();
     match sep {
+        None if s.is_ascii() => {
+            // the same runs, found byte by byte (every ASCII whitespace is one byte)
+            let b = s.as_bytes();
+            let space = |c: u8| unicode::is_space(char::from(c));
+            let mut i = 0;
+            loop {
+                while i < b.len() && space(b[i]) {
+                    i += 1;
+                }
+                if i == b.len() {
+                    break;
+                }
+                if left == 0 {
+                    out.push(&s[i..]);
+                    break;
+                }
+                left -= 1;
+                let start = i;
+                while i < b.len() && !space(b[i]) {
+                    i += 1;
+                }
+                out.push(&s[start..i]);
+            }
+        }
         None => {
             let mut rest = s;
             loop {
@@ -154,18 +218,33 @@ pub fn split<'a>(s: &'a str, sep: Option<&str>, maxsplit: i64) -> TextResult<Vec
             if sep.is_empty() {
                 return Err(empty_separator());
             }
-            let mut rest = s;
-            while left > 0 {
-                match rest.find(sep) {
-                    Some(p) => {
-                        out.push(&rest[..p]);
-                        rest = &rest[p + sep.len()..];
-                        left -= 1;
+            // non-overlapping matches from the left, as repeated `find` on the rest gives
+            let mut start = 0;
+            if left > 0 {
+                let mut take = |p: usize| {
+                    out.push(&s[start..p]);
+                    start = p + sep.len();
+                    left -= 1;
+                    left > 0
+                };
+                match sep.as_bytes() {
+                    [c] => {
+                        for p in memchr::memchr_iter(*c, s.as_bytes()) {
+                            if !take(p) {
+                                break;
+                            }
+                        }
                     }
-                    None => break,
+                    n => {
+                        for p in memmem::find_iter(s.as_bytes(), n) {
+                            if !take(p) {
+                                break;
+                            }
+                        }
+                    }
                 }
             }
-            out.push(rest);
+            out.push(&s[start..]);
         }
     }
     Ok(out)
@@ -285,7 +364,7 @@ pub fn partition<'a>(s: &'a str, sep: &str) -> TextResult<(&'a str, &'a str, &'a
     if sep.is_empty() {
         return Err(empty_separator());
     }
-    Ok(match s.find(sep) {
+    Ok(match find_bytes(s, sep) {
         Some(p) => (&s[..p], &s[p..p + sep.len()], &s[p + sep.len()..]),
         None => (s, "", ""),
     })
@@ -296,7 +375,7 @@ pub fn rpartition<'a>(s: &'a str, sep: &str) -> TextResult<(&'a str, &'a str, &'
     if sep.is_empty() {
         return Err(empty_separator());
     }
-    Ok(match s.rfind(sep) {
+    Ok(match rfind_bytes(s, sep) {
         Some(p) => (&s[..p], &s[p..p + sep.len()], &s[p + sep.len()..]),
         None => ("", "", s),
     })
@@ -695,6 +774,108 @@ mod tests {
         assert_eq!(title("hello wORLD"), "Hello World");
         assert_eq!(capitalize("ǆemal"), "ǅemal");
         assert_eq!(swapcase("ΑΣ"), "ας");
+    }
+
+    /// The searches agree with plain `std` string searching (what they used before the
+    /// memchr-based versions) on ASCII and non-ASCII text, overlapping patterns, windows and
+    /// split / replace limits.
+    #[test]
+    fn searches_match_std() {
+        let texts = [
+            "",
+            "a",
+            "aaaa",
+            "abcabcab",
+            "a,b,,c,",
+            "héllo wörld, héllo",
+            "ééé",
+            "x\u{2028}y z\tw\x1c v ",
+            "  lead and trail  ",
+            "id=1;name=item_0001;tags=t1,t1,t1",
+        ];
+        let needles = ["", "a", "aa", "ab", "abc", ",", "é", "éé", "llo", "l", "=", " ", "zz"];
+        let idx = [None, Some(-3), Some(0), Some(1), Some(2), Some(5), Some(40)];
+        for t in texts {
+            for n in needles {
+                for st in idx {
+                    for en in idx {
+                        let win = |s: &'static str| {
+                            let len = s.chars().count();
+                            let (a, b) = adjust_indices(st, en, len);
+                            if a > b || b - a < n.chars().count() {
+                                return None;
+                            }
+                            let b0 = s.char_indices().nth(a).map_or(s.len(), |x| x.0);
+                            let b1 = s.char_indices().nth(b).map_or(s.len(), |x| x.0);
+                            Some((a, &s[b0..b1]))
+                        };
+                        let want_find = win(t).and_then(|(a, h)| {
+                            h.find(n).map(|p| a + h[..p].chars().count())
+                        });
+                        let want_rfind = win(t).and_then(|(a, h)| {
+                            h.rfind(n).map(|p| a + h[..p].chars().count())
+                        });
+                        let want_count = win(t).map_or(0, |(_, h)| {
+                            if n.is_empty() {
+                                h.chars().count() + 1
+                            } else {
+                                h.matches(n).count()
+                            }
+                        });
+                        assert_eq!(find(t, n, st, en), want_find, "find {t:?} {n:?} {st:?} {en:?}");
+                        assert_eq!(rfind(t, n, st, en), want_rfind, "rfind {t:?} {n:?}");
+                        assert_eq!(count(t, n, st, en), want_count, "count {t:?} {n:?}");
+                        let sw = win(t).is_some_and(|(_, h)| h.starts_with(n));
+                        assert_eq!(startswith(t, n, st, en), sw, "startswith {t:?} {n:?}");
+                        let ew = win(t).is_some_and(|(_, h)| h.ends_with(n));
+                        assert_eq!(endswith(t, n, st, en), ew, "endswith {t:?} {n:?}");
+                    }
+                }
+                for max in [-1i64, 0, 1, 2, 5] {
+                    if !n.is_empty() {
+                        let m = usize::try_from(max).unwrap_or(usize::MAX);
+                        assert_eq!(replace(t, n, "<>", max), t.replacen(n, "<>", m));
+                        let want: Vec<&str> = if max < 0 {
+                            t.split(n).collect()
+                        } else {
+                            t.splitn(m + 1, n).collect()
+                        };
+                        assert_eq!(split(t, Some(n), max).unwrap(), want, "split {t:?} {n:?}");
+                        let p = partition(t, n).unwrap();
+                        let want = t.find(n).map_or((t, "", ""), |i| {
+                            (&t[..i], n, &t[i + n.len()..])
+                        });
+                        assert_eq!(p, want);
+                        let p = rpartition(t, n).unwrap();
+                        let want = t.rfind(n).map_or(("", "", t), |i| {
+                            (&t[..i], n, &t[i + n.len()..])
+                        });
+                        assert_eq!(p, want);
+                    }
+                }
+            }
+            for max in [-1i64, 0, 1, 2, 5] {
+                // whitespace split: the ASCII path against the char-by-char one
+                let mut want = Vec::new();
+                let mut rest = t;
+                let mut left = usize::try_from(max).unwrap_or(usize::MAX);
+                loop {
+                    rest = rest.trim_start_matches(unicode::is_space);
+                    if rest.is_empty() {
+                        break;
+                    }
+                    if left == 0 {
+                        want.push(rest);
+                        break;
+                    }
+                    left -= 1;
+                    let end = rest.find(unicode::is_space).unwrap_or(rest.len());
+                    want.push(&rest[..end]);
+                    rest = &rest[end..];
+                }
+                assert_eq!(split(t, None, max).unwrap(), want, "split {t:?} {max}");
+            }
+        }
     }
 
     #[test]

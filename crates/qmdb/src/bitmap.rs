@@ -1,12 +1,13 @@
 //! The activity bitmap and its Merkle tree.
 //!
-//! Bit `loc` is set iff operation `loc` is the current `Update` of its key. Chunks of 256 bits
-//! are the leaves of a complete binary tree of depth [`bitmap_depth`]`(len)`; leaves past the
+//! Bit `loc` is set iff operation `loc` is the current `Update` of its key. Chunks of
+//! [`CHUNK_BITS`] (512) bits are the leaves of a complete binary tree of depth [`bitmap_depth`]`(len)`; leaves past the
 //! last chunk are all-zero chunks. The tree is kept in memory and re-hashed incrementally:
 //! only the paths above chunks changed since the last [`Bitmap::merkleize`] are recomputed.
 
 use crate::hash::{
-    CHUNK_BITS, Chunk, Hash, bitmap_depth, bitmap_leaf, bitmap_node, bitmap_nodes, pair,
+    CHUNK_BITS, CHUNK_BYTES, Chunk, Hash, bitmap_depth, bitmap_leaf, bitmap_leaves, bitmap_node,
+    bitmap_nodes, pair,
 };
 
 /// Bitmap plus its Merkle tree. Invariant after `merkleize`: `levels[h]` has `2^(depth-h)`
@@ -58,7 +59,7 @@ impl Bitmap {
 
     /// Chunk `i` (all zero past the end).
     pub fn chunk(&self, i: u64) -> Chunk {
-        self.chunks.get(i as usize).copied().unwrap_or([0; 32])
+        self.chunks.get(i as usize).copied().unwrap_or([0; CHUNK_BYTES])
     }
 
     /// Appends `n` zero bits.
@@ -66,7 +67,7 @@ impl Bitmap {
         let new_len = self.len + n;
         let chunks = new_len.div_ceil(CHUNK_BITS) as usize;
         for i in self.chunks.len()..chunks {
-            self.chunks.push([0; 32]);
+            self.chunks.push([0; CHUNK_BYTES]);
             self.dirty.push(i as u64);
         }
         self.len = new_len;
@@ -75,7 +76,7 @@ impl Bitmap {
     /// Appends one bit.
     pub fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(CHUNK_BITS) {
-            self.chunks.push([0; 32]);
+            self.chunks.push([0; CHUNK_BYTES]);
             self.dirty.push(self.chunks.len() as u64 - 1);
         }
         self.len += 1;
@@ -144,11 +145,17 @@ impl Bitmap {
         let mut idx = std::mem::take(&mut self.dirty);
         idx.sort_unstable();
         idx.dedup();
-        for &i in &idx {
-            self.levels[0][i as usize] = bitmap_leaf(&self.chunk(i));
-        }
-        // Each level's changed nodes are independent: hash them as one batch.
+        // Each level's changed nodes (and the changed leaves) are independent: hash them as
+        // one batch.
         let (mut pairs, mut out) = std::mem::take(&mut self.scratch);
+        pairs.clear();
+        pairs.extend(idx.iter().map(|&i| self.chunk(i)));
+        out.clear();
+        out.resize(pairs.len(), [0; 32]);
+        bitmap_leaves(&pairs, &mut out);
+        for (&i, &x) in idx.iter().zip(&out) {
+            self.levels[0][i as usize] = x;
+        }
         for h in 1..=depth as usize {
             for i in idx.iter_mut() {
                 *i /= 2;
@@ -177,7 +184,7 @@ impl Bitmap {
         self.levels
             .last()
             .map(|l| l[0])
-            .unwrap_or_else(|| bitmap_leaf(&[0; 32]))
+            .unwrap_or_else(|| bitmap_leaf(&[0; CHUNK_BYTES]))
     }
 
     /// Bottom-up sibling path of the chunk holding bit `loc` (call `merkleize` first).
@@ -189,7 +196,7 @@ impl Bitmap {
     pub fn truncated_chunks(&self, len: u64) -> Vec<Chunk> {
         let n = len.div_ceil(CHUNK_BITS) as usize;
         let mut out: Vec<Chunk> = self.chunks[..n.min(self.chunks.len())].to_vec();
-        out.resize(n, [0; 32]);
+        out.resize(n, [0; CHUNK_BYTES]);
         if !len.is_multiple_of(CHUNK_BITS) {
             let last = out.last_mut().expect("non-empty");
             for b in (len % CHUNK_BITS)..CHUNK_BITS {
@@ -203,10 +210,10 @@ impl Bitmap {
 /// Builds every level of the tree of depth `depth` over `chunks`.
 pub fn build_levels(chunks: &[Chunk], depth: u32) -> Vec<Vec<Hash>> {
     let width = 1usize << depth;
-    let zero = bitmap_leaf(&[0; 32]);
-    let mut level: Vec<Hash> = (0..width)
-        .map(|i| chunks.get(i).map(bitmap_leaf).unwrap_or(zero))
-        .collect();
+    let zero = bitmap_leaf(&[0; CHUNK_BYTES]);
+    let mut level: Vec<Hash> = vec![zero; width];
+    let n = chunks.len().min(width);
+    bitmap_leaves(&chunks[..n], &mut level[..n]);
     let mut levels = Vec::with_capacity(depth as usize + 1);
     for _ in 0..depth {
         let pairs: Vec<[u8; 64]> = level.chunks(2).map(|p| pair(&p[0], &p[1])).collect();

@@ -305,7 +305,9 @@ impl Db {
             && expected != root
         {
             return Err(Error::Corrupt(
-                "recomputed state root differs from the logged root".into(),
+                "recomputed state root differs from the logged root (or the store was written \
+                 with another state-format version)"
+                    .into(),
             ));
         }
         // Versions whose live operations reach below the pruned prefix cannot be rebuilt.

@@ -176,6 +176,12 @@ impl<'a> Reader<'a> {
     pub(crate) fn hash(&mut self) -> Result<[u8; 32], Error> {
         Ok(self.take(32)?.try_into().expect("32 bytes"))
     }
+    pub(crate) fn chunk(&mut self) -> Result<crate::hash::Chunk, Error> {
+        Ok(self
+            .take(crate::hash::CHUNK_BYTES)?
+            .try_into()
+            .expect("chunk bytes"))
+    }
     pub(crate) fn bytes(&mut self, max: usize) -> Result<Vec<u8>, Error> {
         let n = self.u32()? as usize;
         if n > max {

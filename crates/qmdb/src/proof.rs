@@ -2,7 +2,7 @@
 //!
 //! A proof shows one operation of the log and that it is *active* at the proven root:
 //! - the operation's leaf is in the MMR of `op_count` leaves (sibling path + all peaks);
-//! - its bit is set in the activity bitmap (the 256-bit chunk + sibling path);
+//! - its bit is set in the activity bitmap (the 512-bit chunk + sibling path);
 //! - `state_root(op_count, bag(peaks), bitmap root)` equals the trusted root.
 //!
 //! An active `Update { key, value, next_key }` proves `key = value`, and proves every key
@@ -14,7 +14,7 @@
 //! ```text
 //! u64 op_count | u32 n | n × peak(32) | u8 kind
 //! kind 0 (empty): u8 has_last | [u32 len | op | u32 m | m × hash] | bitmap_root(32)
-//! kind 1 (op):    u64 loc | u32 len | op | u32 m | m × hash | chunk(32) | u32 d | d × hash
+//! kind 1 (op):    u64 loc | u32 len | op | u32 m | m × hash | chunk(64) | u32 d | d × hash
 //! ```
 
 use crate::bitmap::root_from_path;
@@ -256,7 +256,7 @@ impl Proof {
                 loc: r.u64()?,
                 op: get_op(&mut r)?,
                 mmr_path: get_hashes(&mut r)?,
-                chunk: r.hash()?,
+                chunk: r.chunk()?,
                 bitmap_path: get_hashes(&mut r)?,
             },
             t => return Err(Error::Corrupt(format!("bad witness kind {t}"))),

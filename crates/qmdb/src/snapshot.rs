@@ -7,11 +7,11 @@
 //! log:    base u64 | next_version u64 | u32 n | n × (segment start u64, length u64)
 //!         | u64 m | m × offset u64
 //! mmr:    leaves u64 | pruned u64 | u32 p | p × (position u64, hash) | u64 q | q × hash
-//! bitmap: len u64 | u64 c | c × chunk (32)
+//! bitmap: len u64 | u64 c | c × chunk (64)
 //! index:  u64 k | k × (u16 len | key | loc u64)          (ascending keys)
 //! records: u32 r | r × (version u64 | root | op_count u64 | floor u64 | active_keys u64
 //!          | u32 a | a × (u16 len | key | u8 has_prior | [prior u64])
-//!          | u32 b | b × (chunk index u64 | chunk (32)))
+//!          | u32 b | b × (chunk index u64 | chunk (64)))
 //! blake3 checksum (32) of everything before it
 //! ```
 //!
@@ -33,7 +33,7 @@ use std::io::{BufWriter, Write};
 pub const FILE: &str = "snapshot.bin";
 /// Temporary name while writing.
 pub const TMP: &str = "snapshot.tmp";
-const MAGIC: &[u8; 4] = b"CQS1";
+const MAGIC: &[u8; 4] = b"CQS2";
 
 /// One retained version's undo data.
 #[derive(Debug, Default)]
@@ -312,10 +312,10 @@ fn parse(body: &[u8]) -> Result<Data, Error> {
         d.mmr_nodes.push(r.hash()?);
     }
     d.bitmap_len = r.u64()?;
-    let n = count(&mut r, 32)?;
+    let n = count(&mut r, crate::hash::CHUNK_BYTES)?;
     d.chunks.reserve(n);
     for _ in 0..n {
-        d.chunks.push(r.hash()?);
+        d.chunks.push(r.chunk()?);
     }
     let n = count(&mut r, 11)?;
     d.index.reserve(n);
@@ -345,7 +345,7 @@ fn parse(body: &[u8]) -> Result<Data, Error> {
         }
         let b = r.u32()?;
         for _ in 0..b {
-            rec.undo_chunks.push((r.u64()?, r.hash()?));
+            rec.undo_chunks.push((r.u64()?, r.chunk()?));
         }
         d.records.push(rec);
     }

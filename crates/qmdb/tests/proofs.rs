@@ -215,13 +215,13 @@ fn golden_roots() {
     let mut db = Db::open(&dir, Config::default()).unwrap();
     assert_eq!(
         cowboy_qmdb::to_hex(&db.root()),
-        "0bbe6a875cb1c09689c80dbb72117769bb45352f312c98fc20f3afc1b453c17f"
+        "477b219c6ff388cd26bf0cc359e530913f7e26fac9a4a88e3b5578da968de22e"
     );
     db.put(b"solo", b"1").unwrap();
     db.commit().unwrap();
     assert_eq!(
         cowboy_qmdb::to_hex(&db.root()),
-        "ce694d1f5642a1d54f4ec41f42bbad7c8ac1a7cbb156daa79fef3844d8745c03"
+        "95c40ea40b69ca3a3955c878d3dc9e60e8ac5ed969527791b8c0e4e310b4dde4"
     );
     // the same block content reached through overlays gives the same root
     let dir2 = temp_dir("golden2");

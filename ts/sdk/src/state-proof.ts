@@ -4,11 +4,14 @@
  * the rules of the Rust crate `cowboy-qmdb` (`Proof::verify`).
  *
  * A proof shows one operation of the state's operation log, its path in the
- * Merkle mountain range (MMR) over the log, and the 256-bit bitmap chunk that
- * marks it active with that chunk's path. An active `Update {key, value,
+ * Merkle mountain range (MMR) over the log, and the 512-bit (64-byte) bitmap
+ * chunk that marks it active with that chunk's path. An active `Update {key, value,
  * next_key}` proves `key = value`, or proves absent every key strictly inside
  * the cyclic gap (key, next_key). An empty state is proven by the final
  * `Commit {active_keys: 0}` operation (or by having no operations at all).
+ *
+ * Hashing is state format v2: every hash is blake3 in keyed mode with one key
+ * per domain, `K(name) = blake3("cowboy-qmdb-v2 " || name)`.
  *
  * Pure TypeScript; the only dependency is `@noble/hashes` (blake3).
  */
@@ -19,8 +22,11 @@ import { bytesEqual, compareBytes } from "./bytes.ts";
 export const STATE_MAX_KEY_LEN = 1024;
 /** Longest value the store accepts (`MAX_VALUE_LEN`). */
 export const STATE_MAX_VALUE_LEN = 16 * 1024 * 1024;
-const CHUNK_BITS = 256n;
-const ROOT_DOMAIN = new TextEncoder().encode("cowboy-qmdb-state-root-v1");
+/** Activity bits per bitmap chunk (one chunk is 64 bytes). */
+const CHUNK_BITS = 512n;
+const CHUNK_BYTES = 64;
+/** Prefix of every domain-key derivation string. */
+const KEY_PREFIX = "cowboy-qmdb-v2 ";
 
 /** Why a proof was rejected: the same codes as Rust's `ProofError::code()`. */
 export type StateProofErrorCode =
@@ -106,6 +112,9 @@ class Reader {
   hash(): Uint8Array {
     return this.take(32);
   }
+  chunk(): Uint8Array {
+    return this.take(CHUNK_BYTES);
+  }
   bytes(max: number): Uint8Array {
     const n = this.u32();
     if (n > max) throw malformed(`length ${n} above limit ${max}`);
@@ -170,7 +179,7 @@ export function decodeStateProof(buf: Uint8Array): StateProof {
   } else if (kind === 1) {
     const loc = r.u64();
     const { op, opBytes } = readOp(r);
-    witness = { kind: "op", loc, op, opBytes, mmrPath: r.hashes(), chunk: r.hash(), bitmapPath: r.hashes() };
+    witness = { kind: "op", loc, op, opBytes, mmrPath: r.hashes(), chunk: r.chunk(), bitmapPath: r.hashes() };
   } else {
     throw malformed(`bad witness kind ${kind}`);
   }
@@ -178,17 +187,29 @@ export function decodeStateProof(buf: Uint8Array): StateProof {
   return { opCount, peaks, witness };
 }
 
-function tagged(tag: number, ...parts: Uint8Array[]): Uint8Array {
-  let n = 1;
+/** The blake3 key of a hashing domain: `blake3(utf8("cowboy-qmdb-v2 " + name))`. */
+function domainKey(name: string): Uint8Array {
+  return blake3(new TextEncoder().encode(KEY_PREFIX + name));
+}
+
+const K_MMR_LEAF = domainKey("mmr-leaf");
+const K_MMR_NODE = domainKey("mmr-node");
+const K_MMR_BAG = domainKey("mmr-bag");
+const K_BITMAP_LEAF = domainKey("bitmap-leaf");
+const K_BITMAP_NODE = domainKey("bitmap-node");
+const K_STATE_ROOT = domainKey("state-root");
+
+/** `blake3_keyed(key, parts[0] || parts[1] || ...)`. */
+function keyed(key: Uint8Array, ...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
   for (const p of parts) n += p.length;
   const buf = new Uint8Array(n);
-  buf[0] = tag;
-  let off = 1;
+  let off = 0;
   for (const p of parts) {
     buf.set(p, off);
     off += p.length;
   }
-  return blake3(buf);
+  return blake3(buf, { key });
 }
 
 function u64le(v: bigint): Uint8Array {
@@ -203,23 +224,18 @@ function popcount(v: bigint): number {
   return n;
 }
 
-const mmrLeaf = (op: Uint8Array) => tagged(0x00, op);
-const mmrNode = (l: Uint8Array, r: Uint8Array) => tagged(0x01, l, r);
-const mmrBag = (leaves: bigint, peaks: Uint8Array[]) => tagged(0x02, u64le(leaves), ...peaks);
-const bitmapLeaf = (chunk: Uint8Array) => tagged(0x03, chunk);
-const bitmapNode = (l: Uint8Array, r: Uint8Array) => tagged(0x04, l, r);
+const mmrLeaf = (op: Uint8Array) => keyed(K_MMR_LEAF, op);
+const mmrNode = (l: Uint8Array, r: Uint8Array) => keyed(K_MMR_NODE, l, r);
+const mmrBag = (leaves: bigint, peaks: Uint8Array[]) => keyed(K_MMR_BAG, u64le(leaves), ...peaks);
+const bitmapLeaf = (chunk: Uint8Array) => keyed(K_BITMAP_LEAF, chunk);
+const bitmapNode = (l: Uint8Array, r: Uint8Array) => keyed(K_BITMAP_NODE, l, r);
 
-/** `blake3(domain || op_count || mmr_root || bitmap_root)`. */
+/** `blake3_keyed(K("state-root"), op_count u64 LE || mmr_root || bitmap_root)`. */
 function stateRoot(opCount: bigint, mmrRoot: Uint8Array, bitmapRoot: Uint8Array): Uint8Array {
-  const buf = new Uint8Array(ROOT_DOMAIN.length + 8 + 64);
-  buf.set(ROOT_DOMAIN, 0);
-  buf.set(u64le(opCount), ROOT_DOMAIN.length);
-  buf.set(mmrRoot, ROOT_DOMAIN.length + 8);
-  buf.set(bitmapRoot, ROOT_DOMAIN.length + 40);
-  return blake3(buf);
+  return keyed(K_STATE_ROOT, u64le(opCount), mmrRoot, bitmapRoot);
 }
 
-/** Depth of the bitmap tree: ceil(log2(max(1, ceil(opCount / 256)))). */
+/** Depth of the bitmap tree: ceil(log2(max(1, ceil(opCount / 512)))). */
 function bitmapDepth(opCount: bigint): number {
   const chunks = (opCount + CHUNK_BITS - 1n) / CHUNK_BITS;
   let d = 0;

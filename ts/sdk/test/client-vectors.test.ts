@@ -217,18 +217,13 @@ const APPENDIX_A_VECTOR_2 =
 function appendixA() {
   const key = fromHex(`0x${"11".repeat(32)}`);
   const from = addressFromSecretKey(key);
-  const tx = {
-    ...unsignedTransaction(
-      42n,
-      0n,
-      { kind: "transfer", to: fromHex(`0x${"22".repeat(20)}`), amount: 1n },
-      from,
-    ),
-    cyclesLimit: 50_000n,
-    cellsLimit: 50_000n,
-    maxFeePerCycle: 1n,
-    maxFeePerCell: 1n,
-  };
+  const tx = unsignedTransaction({
+    chainId: 42n,
+    nonce: 0n,
+    instruction: { kind: "transfer", to: fromHex(`0x${"22".repeat(20)}`), amount: 1n },
+    from,
+    limits: { cyclesLimit: 50_000n, cellsLimit: 50_000n, maxFeePerCycle: 1n, maxFeePerCell: 1n },
+  });
   const signedHex = toHexRaw(encodeTransaction(signTransaction(tx, key)));
   expect(signedHex).toBe(APPENDIX_A_VECTOR_2);
   return { secretKey: toHex(key), txJson: toJson(tx), signingHash: toHex(signingHash(tx)), signedHex };
@@ -246,10 +241,13 @@ function compute() {
     cases: CASES.map((c) => {
       const key = deriveSecretKey(seed, c.path);
       const from = addressFromSecretKey(key);
-      const tx = {
-        ...unsignedTransaction(CHAIN_ID, BigInt(c.nonce), instructionOf(c, from), from),
-        ...LIMITS,
-      };
+      const tx = unsignedTransaction({
+        chainId: CHAIN_ID,
+        nonce: BigInt(c.nonce),
+        instruction: instructionOf(c, from),
+        from,
+        limits: LIMITS,
+      });
       const signed = signTransaction(tx, key);
       return {
         ...c,

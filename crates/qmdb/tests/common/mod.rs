@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use cowboy_qmdb::hash::{
-    CHUNK_BITS, bitmap_leaf, bitmap_node, mmr_bag, mmr_leaf, mmr_node, state_root,
+    CHUNK_BITS, CHUNK_BYTES, bitmap_leaf, bitmap_node, mmr_bag, mmr_leaf, mmr_node, state_root,
 };
 use cowboy_qmdb::{Hash, Op};
 use std::collections::{BTreeMap, HashMap};
@@ -196,9 +196,9 @@ impl Model {
         let width = chunks.next_power_of_two();
         let mut level: Vec<Hash> = (0..width)
             .map(|c| {
-                let mut chunk = [0u8; 32];
-                for b in 0..256usize {
-                    if active.get(c * 256 + b).copied().unwrap_or(false) {
+                let mut chunk = [0u8; CHUNK_BYTES];
+                for b in 0..CHUNK_BITS as usize {
+                    if active.get(c * CHUNK_BITS as usize + b).copied().unwrap_or(false) {
                         chunk[b / 8] |= 1 << (b % 8);
                     }
                 }

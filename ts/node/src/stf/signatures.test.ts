@@ -2,7 +2,10 @@
  * Signature checks running beside the execution (the addon's `txVerifyStart`): blocks built
  * and applied that way must equal what checking every signature first gives — the same block,
  * receipts, roots and skipped list — and a received block with one bad signature is refused
- * whatever else is wrong with it. Also the packed hashing helpers against the per-item ones.
+ * whatever else is wrong with it. `Chain.preverify`: a batch's signatures verified at once (the
+ * addon's libuv pool, or the chain's `verifyBatch`) feed the verified-signature cache, so
+ * `checkTx` of the same bytes does not verify again — and decides exactly as it would have
+ * without it. Also the packed hashing helpers against the per-item ones.
  */
 import { createRequire } from "node:module";
 import {
@@ -151,6 +154,51 @@ describe("signature checks beside the execution", () => {
     replica.applyBlock(block);
     expect(replica.head.stateRoot).toEqual(builder.head.stateRoot);
     expect(replica.getAccount(addrC)?.balance).toBe(9n);
+  });
+});
+
+describe("Chain.preverify", () => {
+  it("feeds the cache: checkTx does not verify a preverified transaction again", async () => {
+    const verified: number[] = [];
+    const chain = Chain.create({
+      state: new MemoryState(),
+      genesis,
+      verifyBatch: (txs) => {
+        verified.push(txs.length);
+        return sdkVerifyBatch(txs);
+      },
+    });
+    const txs = [
+      transfer(keyA, addrC, 1n, { nonce: 0n }),
+      transfer(keyA, addrC, 2n, { nonce: 1n }),
+      transfer(keyB, addrC, 3n, { nonce: 0n }),
+    ];
+    await chain.preverify(txs);
+    expect(verified).toEqual([3]);
+    for (const t of txs) chain.checkTx(t, { futureNonce: true });
+    expect(verified).toEqual([3]);
+    // known already: a second preverify has nothing to do
+    await chain.preverify(txs);
+    expect(verified).toEqual([3]);
+  });
+
+  it("decides nothing: checkTx gives the same answers with or without it (addon verifier)", async () => {
+    const good = transfer(keyA, addrC, 1n, { nonce: 0n });
+    const future = transfer(keyB, addrC, 1n, { nonce: 5n });
+    const forged = forge(transfer(keyA, addrC, 9n, { nonce: 1n }));
+    const garbage = Uint8Array.from([1, 2, 3]);
+    const list = [good, future, forged, garbage];
+    const plain = chainWith("addon");
+    const pre = chainWith("addon");
+    await pre.preverify(list);
+    for (const opts of [{ futureNonce: true }, {}]) {
+      const a = list.map((t) => code(() => plain.checkTx(t, opts)));
+      const b = list.map((t) => code(() => pre.checkTx(t, opts)));
+      expect(b).toEqual(a);
+    }
+    expect(code(() => pre.checkTx(forged, { futureNonce: true }))).toBe("ERR_TX_SIGNATURE");
+    expect(code(() => pre.checkTx(garbage))).toBe("ERR_TX_DECODE");
+    expect(pre.checkTx(good).hash).toEqual(plain.checkTx(good).hash);
   });
 });
 

@@ -18,9 +18,13 @@ import {
 import {
   addressFromSecretKey,
   blockHash,
+  DEFAULT_TRANSFER_LIMITS,
   encodeTransaction,
+  type Instruction,
   signTransaction,
-  zeroSignature,
+  type TxLimits,
+  transferTransaction,
+  unsignedTransaction,
 } from "@cowboy/sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { secretKey } from "../../test/stf-helpers.ts";
@@ -43,27 +47,23 @@ const genesis: GenesisConfig = {
 };
 const proposers = [new Uint8Array(20).fill(1), new Uint8Array(20).fill(2)];
 const transfer = signTransaction(
-  {
-    chainId: 99n,
-    nonce: 0n,
-    instruction: { kind: "transfer", to: bob.address, amount: 5n },
-    cyclesLimit: 21_000n,
-    cellsLimit: 1_000n,
-    maxFeePerCycle: 20_000n,
-    maxFeePerCell: 20_000n,
-    maxPriorityFeePerCycle: 0n,
-    maxPriorityFeePerCell: 0n,
-    from: alice.address,
-    accessList: null,
-    metadata: new Uint8Array(0),
-    originTxHash: null,
-    originRemainingCycles: null,
-    originRemainingCells: null,
-    signature: zeroSignature(),
-    additionalSigners: [],
-  },
+  transferTransaction({ chainId: 99n, nonce: 0n, from: alice.address, to: bob.address, amount: 5n }),
   alice.secretKey,
 );
+/** `instruction` signed by the owner of `key` at nonce 0 of chain 99, encoded (the transfer row's limits unless `limits`). */
+const signedBy = (key: Uint8Array, instruction: Instruction, limits: Partial<TxLimits> = {}): Uint8Array =>
+  encodeTransaction(
+    signTransaction(
+      unsignedTransaction({
+        chainId: 99n,
+        nonce: 0n,
+        instruction,
+        from: addressFromSecretKey(key),
+        limits: { ...DEFAULT_TRANSFER_LIMITS, ...limits },
+      }),
+      key,
+    ),
+  );
 
 function open(name: string, i: number, pool: Uint8Array[] = []) {
   const finals: FinalizedEntry[] = [];
@@ -269,30 +269,8 @@ describe("ChainApplication", () => {
       validatorParams: { minStake: 1_000n, epochBlocks: 8, downtimeWindow: 1_000, downtimeMaxMissed: 1_000 },
       dkgOutput: dkg.output,
     };
-    const exit = encodeTransaction(
-      signTransaction(
-        {
-          chainId: 99n,
-          nonce: 0n,
-          instruction: { kind: "exitValidator" }, // the set of epoch 1 loses a key: a resharing
-          cyclesLimit: 21_000n,
-          cellsLimit: 0n,
-          maxFeePerCycle: 20_000n,
-          maxFeePerCell: 20_000n,
-          maxPriorityFeePerCycle: 0n,
-          maxPriorityFeePerCell: 0n,
-          from: addressFromSecretKey(operators[0] as Uint8Array),
-          accessList: null,
-          metadata: new Uint8Array(0),
-          originTxHash: null,
-          originRemainingCycles: null,
-          originRemainingCells: null,
-          signature: zeroSignature(),
-          additionalSigners: [],
-        },
-        operators[0] as Uint8Array,
-      ),
-    );
+    // the set of epoch 1 loses a key: a resharing
+    const exit = signedBy(operators[0] as Uint8Array, { kind: "exitValidator" });
     const pool = [exit];
     const app = new ChainApplication(
       {
@@ -372,29 +350,10 @@ describe("ChainApplication", () => {
     expect(dealerCeremony.allAcked).toBe(true);
     const log = dealerCeremony.closeDealing();
     pool.push(
-      encodeTransaction(
-        signTransaction(
-          {
-            chainId: 99n,
-            nonce: 0n,
-            instruction: { kind: "dkgLog", ceremony: 1n, log },
-            cyclesLimit: 21_000n,
-            cellsLimit: BigInt(log.length),
-            maxFeePerCycle: 20_000n,
-            maxFeePerCell: 20_000n,
-            maxPriorityFeePerCycle: 0n,
-            maxPriorityFeePerCell: 0n,
-            from: addressFromSecretKey(operators[1] as Uint8Array),
-            accessList: null,
-            metadata: new Uint8Array(0),
-            originTxHash: null,
-            originRemainingCycles: null,
-            originRemainingCells: null,
-            signature: zeroSignature(),
-            additionalSigners: [],
-          },
-          operators[1] as Uint8Array,
-        ),
+      signedBy(
+        operators[1] as Uint8Array,
+        { kind: "dkgLog", ceremony: 1n, log },
+        { cellsLimit: BigInt(log.length) },
       ),
     );
     const round6 = { epoch: 0, view: 6 };

@@ -6,6 +6,7 @@
  * (RFC 6979, low-S) and submits the canonical bytes. Helpers cover every
  * instruction, and deploying and calling actors with canonical CBOR arguments.
  */
+import { type TxLimits, unsignedTransaction } from "../build.ts";
 import { concatBytes, utf8 } from "../bytes.ts";
 import type { CborInput, CborValue } from "../cbor.ts";
 import { decodeCbor } from "../cbor.ts";
@@ -18,15 +19,9 @@ import type { RpcReceipt } from "./formats.ts";
 import { ActorCallError, type ClientOptions, PublicClient, type WaitOptions } from "./public.ts";
 import { encodeArgs } from "./values.ts";
 
-/** Meter limits and fee caps of a transaction; anything left out is filled from the node. */
-export interface TxOverrides {
+/** Nonce, meter limits and fee caps of a transaction; anything left out is filled from the node. */
+export interface TxOverrides extends Partial<TxLimits> {
   nonce?: bigint;
-  cyclesLimit?: bigint;
-  cellsLimit?: bigint;
-  maxFeePerCycle?: bigint;
-  maxFeePerCell?: bigint;
-  maxPriorityFeePerCycle?: bigint;
-  maxPriorityFeePerCell?: bigint;
   metadata?: Uint8Array;
 }
 
@@ -110,7 +105,13 @@ export class WalletClient extends PublicClient {
       try {
         // the node estimates the instruction and sender of an unsigned transaction
         est = await this.estimateFee(
-          unsignedTransaction(chainId, nonce, instruction, this.address, overrides.metadata),
+          unsignedTransaction({
+            chainId,
+            nonce,
+            instruction,
+            from: this.address,
+            metadata: overrides.metadata,
+          }),
         );
       } catch (err) {
         // A node that cannot estimate this instruction still gets it (with fallback
@@ -135,15 +136,21 @@ export class WalletClient extends PublicClient {
         maxFeePerCell ??= status.nextCellBasefee * 2n + tipCell;
       }
     }
-    return {
-      ...unsignedTransaction(chainId, nonce, instruction, this.address, overrides.metadata),
-      cyclesLimit: cyclesLimit as bigint,
-      cellsLimit: cellsLimit as bigint,
-      maxFeePerCycle: maxFeePerCycle as bigint,
-      maxFeePerCell: maxFeePerCell as bigint,
-      maxPriorityFeePerCycle: tipCycle as bigint,
-      maxPriorityFeePerCell: tipCell as bigint,
-    };
+    return unsignedTransaction({
+      chainId,
+      nonce,
+      instruction,
+      from: this.address,
+      metadata: overrides.metadata,
+      limits: {
+        cyclesLimit,
+        cellsLimit,
+        maxFeePerCycle,
+        maxFeePerCell,
+        maxPriorityFeePerCycle: tipCycle,
+        maxPriorityFeePerCell: tipCell,
+      },
+    });
   }
 
   /** Signs `tx` as this account. */
@@ -315,35 +322,6 @@ export class WalletClient extends PublicClient {
       result: receipt.returnData.length === 0 ? null : decodeCbor(receipt.returnData),
     };
   }
-}
-
-/** An unsigned transaction with zero limits and fees (the shape `cowboy_estimateFee` takes). */
-export function unsignedTransaction(
-  chainId: bigint,
-  nonce: bigint,
-  instruction: Instruction,
-  from: Address,
-  metadata: Uint8Array = new Uint8Array(0),
-): Transaction {
-  return {
-    chainId,
-    nonce,
-    instruction,
-    cyclesLimit: 0n,
-    cellsLimit: 0n,
-    maxFeePerCycle: 0n,
-    maxFeePerCell: 0n,
-    maxPriorityFeePerCycle: 0n,
-    maxPriorityFeePerCell: 0n,
-    from,
-    accessList: null,
-    metadata,
-    originTxHash: null,
-    originRemainingCycles: null,
-    originRemainingCells: null,
-    signature: new Uint8Array(65),
-    additionalSigners: [],
-  };
 }
 
 function receiptError(handler: string, receipt: RpcReceipt): ActorCallError {
