@@ -3,10 +3,13 @@ or is absent, under a trusted blake3 state root, by the same rules as the Rust c
 `cowboy-qmdb` (`Proof::verify`) and the TypeScript SDK (`verifyStateProof`).
 
 A proof shows one operation of the state's operation log, its path in the Merkle mountain
-range (MMR) over the log, and the 256-bit bitmap chunk that marks it active with that
-chunk's path. An active ``Update {key, value, next_key}`` proves ``key = value``, or proves
+range (MMR) over the log, and the 512-bit (64-byte) bitmap chunk that marks it active with
+that chunk's path. An active ``Update {key, value, next_key}`` proves ``key = value``, or proves
 absent every key strictly inside the cyclic gap ``(key, next_key)``. An empty state is
 proven by the final ``Commit {active_keys: 0}`` operation (or by having no operations).
+
+Hashing is state format v2: every hash is blake3 in keyed mode with one 32-byte key per
+domain, ``K(name) = blake3(b"cowboy-qmdb-v2 " + name)``.
 
     from cowboy_py.state_proof import verify_state_proof
     value = verify_state_proof(root, key, proof_bytes)   # bytes, or None when proven absent
@@ -27,8 +30,11 @@ STATE_MAX_KEY_LEN = 1024
 STATE_MAX_VALUE_LEN = 16 * 1024 * 1024
 #: Most hashes a path or the peak list may hold.
 _MAX_PATH = 128
-_CHUNK_BITS = 256
-_ROOT_DOMAIN = b"cowboy-qmdb-state-root-v1"
+#: Activity bits per bitmap chunk (one chunk is 64 bytes).
+_CHUNK_BITS = 512
+_CHUNK_BYTES = 64
+#: Prefix of every domain-key derivation string.
+_KEY_PREFIX = b"cowboy-qmdb-v2 "
 
 #: The error codes of :class:`StateProofError` (Rust ``ProofError::code()``).
 PROOF_ERROR_CODES = (
@@ -145,6 +151,9 @@ class _Reader:
     def hash(self) -> bytes:
         return self.take(32)
 
+    def chunk(self) -> bytes:
+        return self.take(_CHUNK_BYTES)
+
     def bytes(self, limit: int) -> bytes:
         n = self.u32()
         if n > limit:
@@ -213,15 +222,29 @@ def decode_state_proof(buf: bytes) -> StateProof:
     elif kind == 1:
         loc = r.u64()
         op, op_bytes = _read_op(r)
-        witness = OpWitness(loc, op, op_bytes, r.hashes(), r.hash(), r.hashes())
+        witness = OpWitness(loc, op, op_bytes, r.hashes(), r.chunk(), r.hashes())
     else:
         raise _malformed(f"bad witness kind {kind}")
     r.done("proof")
     return StateProof(op_count, peaks, witness)
 
 
-def _tagged(tag: int, *parts: bytes) -> bytes:
-    h = _blake3(bytes([tag]))
+def _domain_key(name: str) -> bytes:
+    """The blake3 key of a hashing domain: ``blake3(b"cowboy-qmdb-v2 " + name)``."""
+    return _blake3(_KEY_PREFIX + name.encode()).digest()
+
+
+_K_MMR_LEAF = _domain_key("mmr-leaf")
+_K_MMR_NODE = _domain_key("mmr-node")
+_K_MMR_BAG = _domain_key("mmr-bag")
+_K_BITMAP_LEAF = _domain_key("bitmap-leaf")
+_K_BITMAP_NODE = _domain_key("bitmap-node")
+_K_STATE_ROOT = _domain_key("state-root")
+
+
+def _keyed(key: bytes, *parts: bytes) -> bytes:
+    """``blake3_keyed(key, parts[0] || parts[1] || ...)``."""
+    h = _blake3(key=key)
     for p in parts:
         h.update(p)
     return h.digest()
@@ -232,24 +255,32 @@ def _u64le(v: int) -> bytes:
 
 
 def _mmr_leaf(op_bytes: bytes) -> bytes:
-    return _tagged(0x00, op_bytes)
+    return _keyed(_K_MMR_LEAF, op_bytes)
 
 
 def _mmr_node(left: bytes, right: bytes) -> bytes:
-    return _tagged(0x01, left, right)
+    return _keyed(_K_MMR_NODE, left, right)
+
+
+def _mmr_bag(leaves: int, peaks: List[bytes]) -> bytes:
+    return _keyed(_K_MMR_BAG, _u64le(leaves), *peaks)
+
+
+def _bitmap_leaf(chunk: bytes) -> bytes:
+    return _keyed(_K_BITMAP_LEAF, chunk)
 
 
 def _bitmap_node(left: bytes, right: bytes) -> bytes:
-    return _tagged(0x04, left, right)
+    return _keyed(_K_BITMAP_NODE, left, right)
 
 
 def state_root(op_count: int, mmr_root: bytes, bitmap_root: bytes) -> bytes:
-    """``blake3(domain || op_count u64 LE || mmr_root || bitmap_root)``."""
-    return _blake3(_ROOT_DOMAIN + _u64le(op_count) + mmr_root + bitmap_root).digest()
+    """``blake3_keyed(K("state-root"), op_count u64 LE || mmr_root || bitmap_root)``."""
+    return _keyed(_K_STATE_ROOT, _u64le(op_count), mmr_root, bitmap_root)
 
 
 def _bitmap_depth(op_count: int) -> int:
-    """ceil(log2(max(1, ceil(op_count / 256))))."""
+    """ceil(log2(max(1, ceil(op_count / 512))))."""
     chunks = (op_count + _CHUNK_BITS - 1) // _CHUNK_BITS
     d = 0
     while (1 << d) < chunks:
@@ -304,7 +335,7 @@ def verify_state_proof(root: bytes, key: bytes, proof: Union[bytes, StateProof])
     n = p.op_count
     if len(p.peaks) != bin(n).count("1"):
         raise _malformed("peak count")
-    mmr_root = _tagged(0x02, _u64le(n), *p.peaks)
+    mmr_root = _mmr_bag(n, p.peaks)
     w = p.witness
     if isinstance(w, EmptyWitness):
         if n == 0:
@@ -332,7 +363,7 @@ def verify_state_proof(root: bytes, key: bytes, proof: Union[bytes, StateProof])
     if not (w.chunk[bit >> 3] >> (bit & 7)) & 1:
         raise StateProofError("PROOF_INACTIVE", "operation is not active")
     chunk_index = w.loc // _CHUNK_BITS
-    cur = _tagged(0x03, w.chunk)
+    cur = _bitmap_leaf(w.chunk)
     for t, sib in enumerate(w.bitmap_path):
         cur = _bitmap_node(sib, cur) if (chunk_index >> t) & 1 else _bitmap_node(cur, sib)
     if state_root(n, mmr_root, cur) != root:

@@ -86,3 +86,19 @@ def test_gap_rule_matches_the_rust_unit_cases():
     assert not in_gap(b"d", b"b", b"c")
     assert in_gap(b"k", b"k", b"a")
     assert not in_gap(b"k", b"k", b"k")
+
+
+def test_domain_keys_and_empty_root_follow_the_v2_rules():
+    # K(name) = blake3(b"cowboy-qmdb-v2 " + name), six distinct keys (docs/state.md "The state root")
+    from blake3 import blake3
+
+    from cowboy_py import state_proof as sp
+
+    names = ("mmr-leaf", "mmr-node", "mmr-bag", "bitmap-leaf", "bitmap-node", "state-root")
+    keys = [sp._domain_key(n) for n in names]
+    assert keys == [blake3(b"cowboy-qmdb-v2 " + n.encode()).digest() for n in names]
+    assert len(set(keys)) == 6
+    # the empty store's root, recomputed from the rules, is Rust's empty_root()
+    empty = next(v for v in VECTORS["vectors"] if v["name"] == "empty store (no operations)")
+    root = sp.state_root(0, sp._mmr_bag(0, []), sp._bitmap_leaf(bytes(64)))
+    assert root.hex() == empty["root"]

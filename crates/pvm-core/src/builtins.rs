@@ -2009,6 +2009,7 @@ enum FastTok {
 /// The next token of `fmt` from byte `*pos`: None at the end, `Some(Err(()))` for anything
 /// `percent_fast` leaves to the general formatter (mapping keys, `+`/space/`#` flags, `*`,
 /// precision, length modifiers, other conversions, malformed conversions).
+#[inline]
 fn fast_tok(fmt: &[u8], pos: &mut usize) -> Option<Result<FastTok, ()>> {
     let start = *pos;
     if start >= fmt.len() {
@@ -2075,22 +2076,27 @@ fn percent_fast(vm: &mut Vm, fmt: &str, args: &Value) -> Option<PyResult<String>
         _ => return None,
     };
     let b = fmt.as_bytes();
-    let (mut pos, mut k) = (0, 0);
+    // templates of more than 16 tokens take the general path
+    let mut toks = [FastTok::Percent; 16];
+    let (mut pos, mut k, mut nt) = (0, 0, 0);
     while let Some(t) = fast_tok(b, &mut pos) {
-        if let FastTok::Conv(c) = t.ok()? {
+        let t = t.ok()?;
+        if let FastTok::Conv(c) = t {
             match (items.get(k)?, c.conv) {
                 (Value::Int(_), _) | (Value::Str(_), b's') => {}
                 _ => return None,
             }
             k += 1;
         }
+        *toks.get_mut(nt)? = t;
+        nt += 1;
     }
     if k != items.len() {
         return None;
     }
     let mut out = String::with_capacity(fmt.len() + 8 * k);
-    let (mut pos, mut k) = (0, 0);
-    while let Some(Ok(t)) = fast_tok(b, &mut pos) {
+    let mut k = 0;
+    for &t in &toks[..nt] {
         match t {
             FastTok::Lit(a, z) => out.push_str(&fmt[a..z]),
             FastTok::Percent => out.push('%'),
@@ -2121,7 +2127,10 @@ fn render_fast_conv(out: &mut String, v: &Value, c: FastConv) {
                 b'o' => 8,
                 _ => 10,
             };
-            (*i < 0, u64_digits(&mut buf, i.unsigned_abs(), radix, c.conv == b'X'))
+            (
+                *i < 0,
+                u64_digits(&mut buf, i.unsigned_abs(), radix, c.conv == b'X'),
+            )
         }
         _ => (false, ""),
     };
@@ -2335,12 +2344,14 @@ impl Vm {
 }
 
 impl Vm {
-    /// `CALL argc` of the built-in functions `len(x)` and `isinstance(x, classinfo)` with
-    /// positional arguments only, without building an argument vector. Exactly what the
-    /// general path (`call_push` -> [`Vm::call`] -> [`call_builtin`]) does: `CALL` charged
-    /// first, the same result or error, the arguments dropped in order before the result is
-    /// pushed and the callee after it. Returns Ok(false), having done nothing, for any other
-    /// callee or argument count.
+    /// `CALL argc` of the built-in functions `len(x)` and `isinstance(x, classinfo)` and of
+    /// the constructors of built-in types (`str(x)`, `int(s)`, ...) with positional arguments
+    /// only, without building an argument vector (`len`, `isinstance`, `str` of an int or
+    /// str) or without the generic call dispatch (the other constructors). Exactly what the
+    /// general path (`call_push` -> [`Vm::call`] -> [`call_builtin`] / `instantiate_plain` ->
+    /// [`construct`]) does: `CALL` charged first, the same result or error, the arguments
+    /// dropped in order before the result is pushed and the callee after it. Returns
+    /// Ok(false), having done nothing, for any other callee or argument count.
     #[inline]
     pub(crate) fn call_builtin_fast(&mut self, argc: u32) -> PyResult<bool> {
         let Some(f) = self.frames.last_mut() else {
@@ -2353,6 +2364,9 @@ impl Vm {
                 (BuiltinKind::Func("isinstance"), 2) => false,
                 _ => return Ok(false),
             },
+            Value::Class(c) if c.builtin && c.kind != TypeKind::Exception => {
+                return self.construct_fast(argc);
+            }
             _ => return Ok(false),
         };
         let second = if argc == 2 { f.stack.pop() } else { None };
@@ -2379,6 +2393,50 @@ impl Vm {
         drop(callee);
         Ok(true)
     }
+
+    /// `CALL argc` (at most two positional arguments) of a built-in type other than an
+    /// exception: what `call` -> `instantiate` -> `instantiate_plain` do for it (`CALL`
+    /// charged, then [`construct`]; a built-in class has no metaclass `__call__`), with
+    /// `str(int)` and `str(str)` rendered without an intermediate `String`.
+    fn construct_fast(&mut self, argc: u32) -> PyResult<bool> {
+        let Some(f) = self.frames.last_mut() else {
+            return Ok(false);
+        };
+        let at = f.stack.len() - argc as usize;
+        let str_of_scalar = matches!(
+            (&f.stack[at - 1], &f.stack[at..]),
+            (Value::Class(c), [Value::Int(_) | Value::Str(_)]) if c.kind == TypeKind::Str
+        );
+        if str_of_scalar {
+            let arg = f.stack.pop().unwrap_or_default();
+            let callee = f.stack.pop();
+            self.charge(cost::CALL)?;
+            let mut buf = [0u8; 24];
+            let r = match &arg {
+                Value::Int(i) => Value::str(int::decimal_i64(&mut buf, *i)),
+                Value::Str(s) => Value::str(s.s.as_str()),
+                _ => Value::str(""),
+            };
+            drop(arg);
+            if let Some(f) = self.frames.last_mut() {
+                f.stack.push(r);
+            }
+            drop(callee);
+            return Ok(true);
+        }
+        let args: Vec<Value> = f.stack.split_off(at);
+        let callee = f.stack.pop().unwrap_or_default();
+        let Value::Class(c) = &callee else {
+            return Ok(false);
+        };
+        self.charge(cost::CALL)?;
+        let r = construct(self, c, args, vec![])?;
+        if let Some(f) = self.frames.last_mut() {
+            f.stack.push(r);
+        }
+        drop(callee);
+        Ok(true)
+    }
 }
 
 #[cfg(test)]
@@ -2397,12 +2455,14 @@ mod tests {
 
     #[test]
     fn fast_tokenizer_takes_only_the_simple_shapes() {
-        let conv = |left, zero, width, conv| FastTok::Conv(FastConv {
-            left,
-            zero,
-            width,
-            conv,
-        });
+        let conv = |left, zero, width, conv| {
+            FastTok::Conv(FastConv {
+                left,
+                zero,
+                width,
+                conv,
+            })
+        };
         assert_eq!(
             tokens("a%%b%-05d|%s%0x"),
             Ok(vec![
@@ -2410,7 +2470,7 @@ mod tests {
                 FastTok::Percent,
                 FastTok::Lit(3, 4),
                 conv(true, true, Some(5), b'd'),
-                FastTok::Lit(8, 9),
+                FastTok::Lit(9, 10),
                 conv(false, false, None, b's'),
                 conv(false, true, None, b'x'),
             ])

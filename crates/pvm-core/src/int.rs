@@ -151,6 +151,27 @@ pub fn hash_i64(i: i64) -> i64 {
     };
     if h == -1 { -2 } else { h }
 }
+/// Python `str(i)` of an i64, written at the end of `buf` (no allocation): the text of
+/// `i.to_string()`.
+pub fn decimal_i64(buf: &mut [u8; 24], i: i64) -> &str {
+    let mut n = i.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    // only ASCII digits and '-' were written
+    std::str::from_utf8(&buf[at..]).unwrap_or("")
+}
+
 /// Python `str(int)` via pvm-text's conversion.
 pub fn to_decimal(b: &BigInt) -> String {
     b.to_str_radix(10)
@@ -215,6 +236,26 @@ mod tests {
             floordiv(&BigInt::from(1), &BigInt::from(0)),
             Err(IntError::ZeroDivision(_))
         ));
+    }
+
+    #[test]
+    fn decimal_i64_matches_to_string() {
+        let mut buf = [0u8; 24];
+        for i in [
+            0,
+            1,
+            -1,
+            9,
+            10,
+            -10,
+            99,
+            1234567890,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            assert_eq!(decimal_i64(&mut buf, i), i.to_string());
+        }
     }
 
     #[test]

@@ -409,7 +409,7 @@ pub fn call_method(
     match recv {
         Value::List(l) => list_method(vm, recv, l, name, args, kw),
         Value::Dict(d) => dict_method(vm, d, name, args, kw),
-        Value::Str(s) => str_method(vm, s, name, args, kw),
+        Value::Str(s) => str_method(vm, s, name, &args, &kw),
         Value::Set(s) | Value::FrozenSet(s) => set_method(vm, recv, s, name, args, kw),
         Value::Tuple(t) => match name {
             "index" | "count" => {
@@ -1802,7 +1802,7 @@ fn join_items(vm: &mut Vm, sep: &str, items: &[Value]) -> PyResult<String> {
     Ok(out)
 }
 
-fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
+fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -> PyResult<Value> {
     use pvm_text::str_methods as sm;
     let st: &str = &s.s;
     let n = st.len() as u64;
@@ -2121,13 +2121,14 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: Vec<Value>, kw: Kw) 
 }
 
 impl Vm {
-    /// `CALL_METHOD name argc` on a built-in receiver for the commonest methods, `list.append(x)`
-    /// and `dict.get(k[, d])`, without building an argument vector. Exactly what the general
-    /// path (`call_method_push` -> [`call_method`]) does for them: the same charges in the same
-    /// order (`CALL`, then `DICT` for a dict method), the same result, and the receiver and
-    /// arguments dropped in the same order. Returns Ok(false), having done nothing, for any
-    /// other receiver, method or argument count; Ok(true) when the call ran and its result was
-    /// pushed.
+    /// `CALL_METHOD name argc` on a built-in receiver for the commonest methods, `list.append(x)`,
+    /// `dict.get(k[, d])` and the non-dunder methods of str with at most two positional
+    /// arguments, without building an argument vector. Exactly what the general path
+    /// (`call_method_push` -> [`call_method`]) does for them: the same charges in the same
+    /// order (`CALL`, then `DICT` for a dict method, then the str method's own), the same
+    /// result or error, and the receiver and arguments dropped in the same order. Returns
+    /// Ok(false), having done nothing, for any other receiver, method or argument count;
+    /// Ok(true) when the call ran and its result was pushed.
     #[inline]
     pub(crate) fn call_method_builtin_fast(&mut self, ni: u32, argc: u32) -> PyResult<bool> {
         let Some(f) = self.frames.last_mut() else {
@@ -2138,8 +2139,31 @@ impl Vm {
         let which = match (&f.stack[at], argc) {
             (Value::List(_), 1) if name == "append" => 1,
             (Value::Dict(_), 1 | 2) if name == "get" => 2,
+            // dunders go through `native_dunder` first on the general path
+            (Value::Str(_), _) if !name.starts_with("__") => 3,
             _ => return Ok(false),
         };
+        if which == 3 {
+            let name = f.code.names[ni as usize].clone();
+            let mut args: [Value; 2] = Default::default();
+            for a in args[..argc as usize].iter_mut().rev() {
+                *a = f.stack.pop().unwrap_or_default();
+            }
+            let recv = f.stack.pop().unwrap_or_default();
+            self.charge(cost::CALL)?;
+            let Value::Str(s) = &recv else {
+                return Ok(false);
+            };
+            let r = str_method(self, s, &name, &args[..argc as usize], &Vec::new());
+            // the general path drops its argument vector when the method returns
+            drop(args);
+            let r = r?;
+            if let Some(f) = self.frames.last_mut() {
+                f.stack.push(r);
+            }
+            drop(recv);
+            return Ok(true);
+        }
         match which {
             1 => {
                 let v = f.stack.pop().unwrap_or_default();

@@ -707,13 +707,35 @@ impl Vm {
         let mut slow = false;
         let found = {
             let dd = d.borrow();
-            dd.find(h, &mut |k| match Self::eq_fast(k, key, 1) {
-                Some(b) => b,
-                None => {
-                    slow = true;
-                    false
-                }
-            })
+            match key {
+                // `eq_fast(stored, key)` for a str key: a stored str compares its text, a
+                // stored instance needs the slow path, anything else is unequal.
+                Value::Str(ks) => dd.find_g(h, |k| match k {
+                    Value::Str(s) => Rc::ptr_eq(s, ks) || s.s == ks.s,
+                    Value::Instance(_) => {
+                        slow = true;
+                        false
+                    }
+                    _ => false,
+                }),
+                Value::Int(i) => dd.find_g(h, |k| match k {
+                    Value::Int(j) => i == j,
+                    _ => match Self::eq_fast(k, key, 1) {
+                        Some(b) => b,
+                        None => {
+                            slow = true;
+                            false
+                        }
+                    },
+                }),
+                _ => dd.find(h, &mut |k| match Self::eq_fast(k, key, 1) {
+                    Some(b) => b,
+                    None => {
+                        slow = true;
+                        false
+                    }
+                }),
+            }
         };
         if found.is_some() || !slow {
             return Ok(found);
@@ -1870,25 +1892,39 @@ impl Vm {
                 return Err(self.type_err("unsupported operand type(s) for @: 'int' and 'int'"));
             }
         }
-        let x = int::to_big(a).unwrap_or_default();
-        let y = int::to_big(b).unwrap_or_default();
+        // big operands are borrowed, not copied
+        let (xo, yo);
+        let x: &BigInt = match a {
+            Value::BigInt(b) => b,
+            _ => {
+                xo = int::to_big(a).unwrap_or_default();
+                &xo
+            }
+        };
+        let y: &BigInt = match b {
+            Value::BigInt(b) => b,
+            _ => {
+                yo = int::to_big(b).unwrap_or_default();
+                &yo
+            }
+        };
         self.charge(cost::bigint_surcharge(x.bits().max(y.bits())))?;
         let r = match op {
-            BinOp::Add => int::add(&x, &y),
-            BinOp::Sub => int::sub(&x, &y),
-            BinOp::Mul => int::mul(&x, &y),
-            BinOp::FloorDiv => int::floordiv(&x, &y),
-            BinOp::Mod => int::modulo(&x, &y),
-            BinOp::And => int::checked(&x & &y),
-            BinOp::Or => int::checked(&x | &y),
-            BinOp::Xor => int::checked(&x ^ &y),
-            BinOp::LShift => int::lshift(&x, &y),
-            BinOp::RShift => int::rshift(&x, &y),
+            BinOp::Add => int::add(x, y),
+            BinOp::Sub => int::sub(x, y),
+            BinOp::Mul => int::mul(x, y),
+            BinOp::FloorDiv => int::floordiv(x, y),
+            BinOp::Mod => int::modulo(x, y),
+            BinOp::And => int::checked(x & y),
+            BinOp::Or => int::checked(x | y),
+            BinOp::Xor => int::checked(x ^ y),
+            BinOp::LShift => int::lshift(x, y),
+            BinOp::RShift => int::rshift(x, y),
             BinOp::TrueDiv => {
                 if y.is_zero() {
                     return Err(self.exc("ZeroDivisionError", "division by zero"));
                 }
-                return Ok(Value::Float(self.int_truediv(&x, &y)?));
+                return Ok(Value::Float(self.int_truediv(x, y)?));
             }
             BinOp::Pow => {
                 if y.is_negative() {
@@ -1900,7 +1936,7 @@ impl Vm {
                         .map_err(|e| self.float_err(e));
                 }
                 let e = y.to_u64().unwrap_or(u64::MAX);
-                let r = int::pow(&x, e);
+                let r = int::pow(x, e);
                 if let Ok(v) = &r {
                     self.charge(cost::bigint_surcharge(int::bits(v)) * 4)?;
                 }
@@ -1992,7 +2028,7 @@ impl Vm {
         match v {
             Value::None => Ok("None".into()),
             Value::Bool(b) => Ok(if *b { "True" } else { "False" }.into()),
-            Value::Int(i) => Ok(i.to_string()),
+            Value::Int(i) => Ok(int::decimal_i64(&mut [0u8; 24], *i).to_owned()),
             Value::BigInt(b) => {
                 self.charge(b.bits() / 16)?;
                 Ok(int::to_decimal(b))

@@ -1108,9 +1108,56 @@ impl Vm {
             match instr {
                 Instr::Nop | Instr::GenStart => {}
                 Instr::LoadConst(k) => {
-                    let f = self.fr();
-                    let v = f.code.consts[k as usize].clone_fast();
-                    f.stack.push(v);
+                    let nf = self.frames.len();
+                    let Frame {
+                        code, ip, stack, ..
+                    } = &mut self.frames[nf - 1];
+                    let v = &code.consts[k as usize];
+                    // Superinstruction `LOAD_CONST k; BINARY_OP` / `INPLACE_OP` (`x + 1`,
+                    // `x *= 0.5`): as `LOAD_FAST` with one (see there).
+                    if let Some(&next @ (Instr::BinaryOp(op) | Instr::InplaceOp(op))) =
+                        code.instrs.get(*ip)
+                        && let Some(top) = stack.last_mut()
+                        && let Some(r) = arith_fast(top, v, op, matches!(next, Instr::InplaceOp(_)))
+                    {
+                        let c = cost::instr_cost(&next);
+                        if c > self.meter.left {
+                            self.meter.left = 0;
+                            return Err(Flow::Abort(Abort::OutOfCycles));
+                        }
+                        self.meter.left -= c;
+                        *ip += 1;
+                        // Both operands are immediates (see `arith_fast`).
+                        std::mem::forget(std::mem::replace(top, r));
+                        continue;
+                    }
+                    // Superinstruction `LOAD_CONST k; COMPARE_OP` for `x is None`,
+                    // `x is not None` and int comparisons, with the `COMPARE_OP` fast path's
+                    // result, run as the dispatch loop would run the `COMPARE_OP` (`ip`
+                    // advanced, its cost charged, `x` popped and dropped, then a following
+                    // conditional jump as `COMPARE_OP` runs it).
+                    if let Some(&next @ Instr::Compare(op)) = code.instrs.get(*ip)
+                        && let Some(top) = stack.last()
+                        && let Some((r, extra)) = const_compare(top, v, op)
+                    {
+                        // (the instruction's cost, then the str-equality length charge)
+                        for c in [cost::instr_cost(&next), extra] {
+                            if c > self.meter.left {
+                                self.meter.left = 0;
+                                return Err(Flow::Abort(Abort::OutOfCycles));
+                            }
+                            self.meter.left -= c;
+                        }
+                        *ip += 1;
+                        if let Some(x) = stack.pop() {
+                            Value::drop_fast(x);
+                        }
+                        if !self.fused_jump(r)? {
+                            self.push(Value::Bool(r));
+                        }
+                        continue;
+                    }
+                    stack.push(v.clone_fast());
                 }
                 Instr::LoadFast(i) => {
                     let nf = self.frames.len();
@@ -1181,6 +1228,60 @@ impl Vm {
                             stack.push(v.clone_fast());
                         }
                         Some(v) => {
+                            // Superinstructions on a number or other non-instance value, each
+                            // run as the dispatch loop would run the second instruction (`ip`
+                            // advanced, its cost charged from the table or `OutOfCycles`, then
+                            // its work; `LOAD_FAST` drops nothing, so no generator finalizer is
+                            // due in between): `x <op> y` / `x <op>= y` on two ints / floats
+                            // whose result the `BINARY_OP` / `INPLACE_OP` fast path computes
+                            // (`y` replaces nothing on the stack: the result replaces `x`), and
+                            // `LOAD_FAST y; LOAD_FAST z` with `z` bound and not an instance (an
+                            // instance's `LOAD_FAST` may fuse with an attribute instruction).
+                            match code.instrs.get(*ip) {
+                                Some(&next @ (Instr::BinaryOp(op) | Instr::InplaceOp(op))) => {
+                                    if let Some(top) = stack.last_mut()
+                                        && let Some(r) = arith_fast(
+                                            top,
+                                            v,
+                                            op,
+                                            matches!(next, Instr::InplaceOp(_)),
+                                        )
+                                    {
+                                        let c = cost::instr_cost(&next);
+                                        if c > self.meter.left {
+                                            self.meter.left = 0;
+                                            return Err(Flow::Abort(Abort::OutOfCycles));
+                                        }
+                                        self.meter.left -= c;
+                                        *ip += 1;
+                                        // Both operands are immediates (see `arith_fast`).
+                                        std::mem::forget(std::mem::replace(top, r));
+                                        continue;
+                                    }
+                                }
+                                Some(&next @ Instr::LoadFast(k)) => {
+                                    // (Not when `z` can fuse with an operator after it.)
+                                    if let Some(w) = &locals[k as usize]
+                                        && !matches!(w, Value::Instance(_))
+                                        && !matches!(
+                                            code.instrs.get(*ip + 1),
+                                            Some(Instr::BinaryOp(_) | Instr::InplaceOp(_))
+                                        )
+                                    {
+                                        let c = cost::instr_cost(&next);
+                                        if c > self.meter.left {
+                                            self.meter.left = 0;
+                                            return Err(Flow::Abort(Abort::OutOfCycles));
+                                        }
+                                        self.meter.left -= c;
+                                        *ip += 1;
+                                        stack.push(v.clone_fast());
+                                        stack.push(w.clone_fast());
+                                        continue;
+                                    }
+                                }
+                                _ => {}
+                            }
                             stack.push(v.clone_fast());
                         }
                         None => {
@@ -1664,27 +1765,9 @@ impl Vm {
                         Some(r) => {
                             Value::drop_fast(a);
                             Value::drop_fast(b);
-                            // A following `PopJumpIf*` runs here on the bool, exactly as the
-                            // dispatch loop would run it: `ip` advanced, its cost charged from
-                            // the table (or `OutOfCycles`), then the jump.
-                            let f = self.fr();
-                            let next = f.code.instrs.get(f.ip).copied();
-                            let jump = match next {
-                                Some(Instr::PopJumpIfFalse(t)) => Some((t, false)),
-                                Some(Instr::PopJumpIfTrue(t)) => Some((t, true)),
-                                _ => None,
-                            };
-                            if let (Some((t, when)), Some(next)) = (jump, next) {
-                                f.ip += 1;
-                                let c = cost::instr_cost(&next);
-                                if c > self.meter.left {
-                                    self.meter.left = 0;
-                                    return Err(Flow::Abort(Abort::OutOfCycles));
-                                }
-                                self.meter.left -= c;
-                                if r == when {
-                                    self.fr().ip = t as usize;
-                                }
+                            // A following `PopJumpIf*` runs here on the bool (see
+                            // `fused_jump`).
+                            if self.fused_jump(r)? {
                                 continue;
                             }
                             Value::Bool(r)
@@ -2872,6 +2955,38 @@ impl Vm {
         self.call_push(&m, args, kwargs)
     }
 
+    /// After an instruction of the top frame that computed the bool `r` (not yet pushed): a
+    /// following `POP_JUMP_IF_FALSE` / `POP_JUMP_IF_TRUE` runs here on it, exactly as the
+    /// dispatch loop would run it (`ip` advanced, its cost charged from the table or
+    /// `OutOfCycles`, then the jump), and true is returned. False (nothing done; the caller
+    /// pushes `r`) when the next instruction is not such a jump, or when a generator finalizer
+    /// became due (values dropped by the first instruction can queue one; the loop runs it
+    /// before the next instruction, as it would have without the fusion).
+    #[inline(always)]
+    fn fused_jump(&mut self, r: bool) -> PyResult<bool> {
+        if self.finalize.pending.get() {
+            return Ok(false);
+        }
+        let nf = self.frames.len();
+        let f = &mut self.frames[nf - 1];
+        let (next, t, when) = match f.code.instrs.get(f.ip) {
+            Some(&next @ Instr::PopJumpIfFalse(t)) => (next, t, false),
+            Some(&next @ Instr::PopJumpIfTrue(t)) => (next, t, true),
+            _ => return Ok(false),
+        };
+        f.ip += 1;
+        let c = cost::instr_cost(&next);
+        if c > self.meter.left {
+            self.meter.left = 0;
+            return Err(Flow::Abort(Abort::OutOfCycles));
+        }
+        self.meter.left -= c;
+        if r == when {
+            f.ip = t as usize;
+        }
+        Ok(true)
+    }
+
     /// The `LOAD_ATTR` fast path for `inst.<code.names[i]>` at instruction `at` of `code`
     /// (whose inline cache it uses): the value when `get_attr` would find it in the instance
     /// dict, the getter when it would call a property's plain-function getter, else
@@ -3446,6 +3561,36 @@ fn store_attr_do(
     }
     d.push(h, Value::str(&**name), v);
     Ok(())
+}
+
+/// What `COMPARE_OP op` computes for `a op b`, and the surcharge it makes after its own
+/// cost, when its fast path gives it without an error: `b` is None and `op` is `is` /
+/// `is not`; both are ints and `op` an order or equality comparison; both are strs and `op`
+/// is `==` / `!=` (surcharge: 1 per 16 bytes of `a`). None otherwise.
+#[inline(always)]
+fn const_compare(a: &Value, b: &Value, op: crate::bytecode::CmpOp) -> Option<(bool, u64)> {
+    use crate::bytecode::CmpOp;
+    match (a, b) {
+        (_, Value::None) => match op {
+            CmpOp::Is => Some((a.is_none(), 0)),
+            CmpOp::IsNot => Some((!a.is_none(), 0)),
+            _ => None,
+        },
+        (Value::Int(x), Value::Int(y)) => match op {
+            CmpOp::Lt => Some((x < y, 0)),
+            CmpOp::Le => Some((x <= y, 0)),
+            CmpOp::Gt => Some((x > y, 0)),
+            CmpOp::Ge => Some((x >= y, 0)),
+            CmpOp::Eq => Some((x == y, 0)),
+            CmpOp::Ne => Some((x != y, 0)),
+            _ => None,
+        },
+        (Value::Str(x), Value::Str(y)) if matches!(op, CmpOp::Eq | CmpOp::Ne) => {
+            let e = Rc::ptr_eq(x, y) || x.s == y.s;
+            Some((e == (op == CmpOp::Eq), x.s.len() as u64 / 16))
+        }
+        _ => None,
+    }
 }
 
 /// The result of the class attribute lookup recorded in `w` (a way of an inline cache) for a

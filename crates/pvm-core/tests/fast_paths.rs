@@ -223,21 +223,40 @@ n 4\n\
 n 5\n\
 n 6\n\
 count 6\n\
-late 'Plain' object has no attribute 'zzz'\n";
+late 'Plain' object has no attribute 'zzz'\n\
+arith 1 -1 0.5 4611686018427387904\n\
+arith 2 0 1.5 9223372036854775808\n\
+arith 3 2 4.0 18446744073709551616\n\
+arith 4 5 8.75 36893488147419103232\n\
+ret (5, 8.75)\n\
+mixed (9, 4, 7, 2)\n\
+mixed (9.5, 4, 7.5, 2)\n\
+mixed abcd\n\
+mixed can only concatenate str (not \"int\") to str\n\
+zero integer modulo by zero\n\
+unb 10\n\
+unb cannot access local variable 'z' where it is not associated with a value\n\
+big 22 True\n\
+big 32 False\n\
+consts 32\n";
 
 /// Total cycles of `tests/perf/superinstr.py` and the smallest budgets under which it prints
-/// its first 1..=28 lines, recorded with the interpreter before `LOAD_FAST` was fused with a
-/// following `LOAD_ATTR` / `STORE_ATTR` and before class lookups had a second inline-cache way.
-const SUPERINSTR_CYCLES: u64 = 5481;
-const SUPERINSTR_THRESHOLDS: [u64; 28] = [
+/// its first 1..=43 lines, recorded with the interpreter before `LOAD_FAST` was fused with a
+/// following `LOAD_ATTR`, `STORE_ATTR`, `LOAD_FAST`, `BINARY_OP` or `INPLACE_OP` (and
+/// `LOAD_CONST` with an operator or a comparison), and before class lookups had a second
+/// inline-cache way.
+const SUPERINSTR_CYCLES: u64 = 6816;
+const SUPERINSTR_THRESHOLDS: [u64; 43] = [
     710, 782, 854, 901, 995, 1089, 1184, 1352, 1839, 2222, 2348, 2750, 3071, 3349, 3670, 3848,
-    4266, 4392, 4689, 4860, 5070, 5110, 5150, 5190, 5230, 5270, 5314, 5468,
+    4266, 4392, 4689, 4860, 5070, 5110, 5150, 5190, 5230, 5270, 5314, 5468, 5586, 5661, 5737, 5814,
+    5864, 5954, 6033, 6110, 6207, 6318, 6402, 6508, 6713, 6768, 6810,
 ];
 
-/// `self.name` / `self.name = v` superinstructions and two-way class caches: same output and
-/// cycles, and at *every* budget below the total the run stops with `OutOfCycles` after
-/// exactly that many cycles having printed exactly the lines whose recorded threshold it
-/// reaches (so no budget stops at a different instruction in a way output can show).
+/// Superinstructions (`x.name`, `x.name = v`, `x <op> y`, `x <op> 1`, `x, y`, `x is None`,
+/// `x == "c"`, `i < 3`) and two-way class caches: same output and cycles, and at *every*
+/// budget below the total the run stops with `OutOfCycles` after exactly that many cycles
+/// having printed exactly the lines whose recorded threshold it reaches (so no budget stops at
+/// a different instruction in a way output can show).
 #[test]
 fn superinstructions_keep_results_cycles_and_every_stopping_point() {
     let src = include_str!("perf/superinstr.py");

@@ -390,9 +390,9 @@ pub(crate) fn isqrt_u128(n: u128) -> (u128, bool) {
     (x, x * x == n)
 }
 
-/// `round(2^31 / sqrt((2i + 1) / 64))` for `32 <= i < 128` (stored at `i - 32`): seeds of the
-/// reciprocal square root of a significand `X = m / 2^52` in `[1, 4)` whose top bits are `i`
-/// (`i = m >> 47`), in Q31 fixed point. About 8 correct bits.
+/// `2^31 / sqrt((2i + 1) / 64)` (rounded down) for `32 <= i < 128`, stored at `i - 32`:
+/// seeds of the reciprocal square root of a significand `X = m / 2^52` in `[1, 4)` whose top
+/// bits are `i` (`i = m >> 47`), in Q31 fixed point. About 8 correct bits.
 const RSQRT_SEED: [u32; 96] = {
     let mut t = [0u32; 96];
     let mut i = 0;
@@ -431,7 +431,7 @@ fn sqrt_estimate(m: u64) -> u64 {
         let f = (3u64 << 60).wrapping_sub(t); // (3 - X y^2) in Q60, about 2^61
         y = (y * (f >> 29)) >> 32;
     }
-    // s0 = X y 2^62 = m y 2^-21 (relative error about 2^-29)
+    // s0 = X y 2^62 = m y 2^-21 (relative error about 2^-26)
     let s0 = ((u128::from(m) * u128::from(y)) >> 21) as u64;
     // 1 / (2 sqrt(n)) = y 2^-94
     // (the shifts keep the residuals within i64 for relative errors up to 2^-24 and 2^-48)

@@ -793,7 +793,9 @@ mod tests {
             "  lead and trail  ",
             "id=1;name=item_0001;tags=t1,t1,t1",
         ];
-        let needles = ["", "a", "aa", "ab", "abc", ",", "é", "éé", "llo", "l", "=", " ", "zz"];
+        let needles = [
+            "", "a", "aa", "ab", "abc", ",", "é", "éé", "llo", "l", "=", " ", "zz",
+        ];
         let idx = [None, Some(-3), Some(0), Some(1), Some(2), Some(5), Some(40)];
         for t in texts {
             for n in needles {
@@ -809,12 +811,10 @@ mod tests {
                             let b1 = s.char_indices().nth(b).map_or(s.len(), |x| x.0);
                             Some((a, &s[b0..b1]))
                         };
-                        let want_find = win(t).and_then(|(a, h)| {
-                            h.find(n).map(|p| a + h[..p].chars().count())
-                        });
-                        let want_rfind = win(t).and_then(|(a, h)| {
-                            h.rfind(n).map(|p| a + h[..p].chars().count())
-                        });
+                        let want_find =
+                            win(t).and_then(|(a, h)| h.find(n).map(|p| a + h[..p].chars().count()));
+                        let want_rfind = win(t)
+                            .and_then(|(a, h)| h.rfind(n).map(|p| a + h[..p].chars().count()));
                         let want_count = win(t).map_or(0, |(_, h)| {
                             if n.is_empty() {
                                 h.chars().count() + 1
@@ -822,7 +822,11 @@ mod tests {
                                 h.matches(n).count()
                             }
                         });
-                        assert_eq!(find(t, n, st, en), want_find, "find {t:?} {n:?} {st:?} {en:?}");
+                        assert_eq!(
+                            find(t, n, st, en),
+                            want_find,
+                            "find {t:?} {n:?} {st:?} {en:?}"
+                        );
                         assert_eq!(rfind(t, n, st, en), want_rfind, "rfind {t:?} {n:?}");
                         assert_eq!(count(t, n, st, en), want_count, "count {t:?} {n:?}");
                         let sw = win(t).is_some_and(|(_, h)| h.starts_with(n));
@@ -842,14 +846,14 @@ mod tests {
                         };
                         assert_eq!(split(t, Some(n), max).unwrap(), want, "split {t:?} {n:?}");
                         let p = partition(t, n).unwrap();
-                        let want = t.find(n).map_or((t, "", ""), |i| {
-                            (&t[..i], n, &t[i + n.len()..])
-                        });
+                        let want = t
+                            .find(n)
+                            .map_or((t, "", ""), |i| (&t[..i], n, &t[i + n.len()..]));
                         assert_eq!(p, want);
                         let p = rpartition(t, n).unwrap();
-                        let want = t.rfind(n).map_or(("", "", t), |i| {
-                            (&t[..i], n, &t[i + n.len()..])
-                        });
+                        let want = t
+                            .rfind(n)
+                            .map_or(("", "", t), |i| (&t[..i], n, &t[i + n.len()..]));
                         assert_eq!(p, want);
                     }
                 }

@@ -16,6 +16,10 @@
 //! `bench/results/qmdb.json`); `npm run bench qmdb` runs it through `bench/qmdb/suite.ts`.
 
 use cowboy_qmdb::{Config, Db, keys};
+
+/// The addon's allocator (crates/napi/src/runtime.rs): the store runs under it in the node.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use redb::TableDefinition;
 use std::time::Instant;
 

@@ -1,5 +1,6 @@
-//! Prints state-proof test vectors as JSON (used by `ts/sdk/test/state-proof.test.ts`):
-//! `cargo run -p cowboy-qmdb --example proof_vectors > ts/sdk/test/fixtures/state-proofs.json`.
+//! Prints state-proof test vectors as JSON. The vectors are copied into
+//! `ts/sdk/test/state-proof.test.ts` and turned into `python/tests/vectors/state-proofs.json` by
+//! `python/tests/vectors/gen_state_proofs.ts` (its header has the commands).
 //! The store content is deterministic, so the output is identical on every run.
 
 use cowboy_qmdb::{Config, Db, empty_root, keys, to_hex};

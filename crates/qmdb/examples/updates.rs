@@ -7,6 +7,10 @@
 //! ```
 
 use cowboy_qmdb::{Config, Db, keys};
+
+/// The addon's allocator (crates/napi/src/runtime.rs): the store runs under it in the node.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 
 fn mix(mut z: u64) -> u64 {

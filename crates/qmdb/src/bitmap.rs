@@ -59,7 +59,10 @@ impl Bitmap {
 
     /// Chunk `i` (all zero past the end).
     pub fn chunk(&self, i: u64) -> Chunk {
-        self.chunks.get(i as usize).copied().unwrap_or([0; CHUNK_BYTES])
+        self.chunks
+            .get(i as usize)
+            .copied()
+            .unwrap_or([0; CHUNK_BYTES])
     }
 
     /// Appends `n` zero bits.

@@ -5,7 +5,7 @@ use crate::bitmap::{Bitmap, build_levels, path_in};
 use crate::hash::{CHUNK_BITS, Chunk, Hash, bitmap_depth, mmr_leaves, mmr_leaves_with, state_root};
 use crate::ikey::IKey;
 use crate::index::{KeyIndex, NO_SLOT};
-use crate::log::{FrameView, Log, apply_cut, sync_dir};
+use crate::log::{FrameSum, FrameView, Log, apply_cut, sync_dir};
 use crate::mmr::Mmr;
 use crate::op::{Op, Reader};
 use crate::proof::{Proof, Witness};
@@ -132,7 +132,35 @@ struct Record {
     /// `undo_keys` as a map, built on the first historical read.
     undo_map: OnceLock<HashMap<IKey, Option<u64>>>,
     /// Chunk index -> chunk at `version - 1`, for chunks whose existing bits this version changed.
-    undo_chunks: HashMap<u64, Chunk>,
+    undo_chunks: ChunkMap,
+}
+
+/// Chunk index -> chunk. Its iteration order never reaches a result: undo restores chunks by
+/// index and the snapshot sorts them.
+type ChunkMap = HashMap<u64, Chunk, std::hash::BuildHasherDefault<ChunkIndexHasher>>;
+
+/// Hasher of [`ChunkMap`]'s keys (chunk indices): one multiply-xorshift instead of SipHash —
+/// every update of a block probes the map once.
+#[derive(Default)]
+struct ChunkIndexHasher(u64);
+
+impl std::hash::Hasher for ChunkIndexHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, n: u64) {
+        let x = (self.0 ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 32);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 impl Record {
@@ -149,7 +177,7 @@ impl Record {
     fn forget_undo(&mut self) {
         self.undo_keys = Vec::new();
         self.undo_map = OnceLock::new();
-        self.undo_chunks = HashMap::new();
+        self.undo_chunks = ChunkMap::default();
     }
 }
 
@@ -195,7 +223,7 @@ pub struct Db {
     frame_buf: Vec<u8>,
     rel_buf: Vec<u64>,
     /// Cleared undo buffers of the last record that left the window, reused by `commit`.
-    spare: (UndoKeys, HashMap<u64, Chunk>),
+    spare: (UndoKeys, ChunkMap),
     /// Reused buffers of `commit`: the block's effective changes and its MMR leaves.
     change_buf: Vec<Change>,
     leaves_buf: Vec<Hash>,
@@ -891,14 +919,16 @@ impl Db {
         end_op(&mut frame, start);
         self.emit_plain();
         self.bitmap.push(false);
-        // 8. root. The block's MMR leaves and inner nodes and the bitmap tree are independent:
-        //    the bitmap is re-merkleized on a second thread while this one hashes the leaves
-        //    and folds them into the MMR (the results do not depend on the split). Both sides
-        //    hash in batches (see `hash::mmr_leaves`).
+        // 8. root. The block's MMR leaves and inner nodes, the bitmap tree and the frame's
+        //    checksum (over the sealed header and the operations; the root is absorbed last)
+        //    are independent: the bitmap is re-merkleized and the frame absorbed on a second
+        //    thread while this one hashes the leaves and folds them into the MMR (the results
+        //    do not depend on the split). Both sides hash in batches (see `hash::mmr_leaves`).
+        self.log.seal_header(version, &mut frame, &rel);
         let mut leaves = std::mem::take(&mut self.leaves_buf);
         leaves.clear();
         leaves.resize(rel.len(), [0; 32]);
-        {
+        let sum = {
             let frame = &frame;
             let mmr = &mut self.mmr;
             let rel = &rel;
@@ -912,32 +942,32 @@ impl Db {
                 mmr.push_leaves(&leaves);
             };
             let bitmap = &mut self.bitmap;
-            let mut merkleized = false;
+            let mut side = || {
+                bitmap.merkleize();
+                FrameSum::of(frame)
+            };
+            let mut sum = None;
             if rel.len() >= PARALLEL_MIN_OPS {
-                merkleized = std::thread::scope(|s| {
-                    let worker = std::thread::Builder::new()
-                        .spawn_scoped(s, || bitmap.merkleize())
-                        .ok();
+                sum = std::thread::scope(|s| {
+                    let worker = std::thread::Builder::new().spawn_scoped(s, &mut side).ok();
                     fold_leaves();
-                    // A panic inside merkleize is a bug: propagate it rather than re-run on a
+                    // A panic on the side is a bug: propagate it rather than re-run on a
                     // half-updated tree.
-                    worker
-                        .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                        .is_some()
+                    worker.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
                 });
             } else {
                 fold_leaves();
             }
-            if !merkleized {
-                bitmap.merkleize();
-            }
-        }
+            // No second thread (small block, or the spawn failed): the same work here.
+            sum.unwrap_or_else(side)
+        };
         self.leaves_buf = leaves;
         let op_count = self.mmr.leaves();
         debug_assert_eq!(op_count, self.bitmap.len());
         let root = state_root(op_count, &self.mmr.root(), &self.bitmap.root());
         // 9. durability.
-        self.log.append_frame(version, &mut frame, &rel, &root)?;
+        self.log
+            .append_frame(version, &mut frame, &rel, &root, sum)?;
         self.frame_buf = frame;
         self.rel_buf = rel;
         // 10. bookkeeping.

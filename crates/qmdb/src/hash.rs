@@ -387,7 +387,12 @@ mod tests {
         mmr_leaves(&inputs, &mut out);
         for (m, o) in inputs.iter().zip(&out) {
             assert_eq!(*o, reference(Domain::MmrLeaf, m), "len {}", m.len());
-            assert_eq!(mmr_leaf(m), reference(Domain::MmrLeaf, m), "len {}", m.len());
+            assert_eq!(
+                mmr_leaf(m),
+                reference(Domain::MmrLeaf, m),
+                "len {}",
+                m.len()
+            );
         }
         // Batches of every size up to a few SIMD widths, including empty.
         for n in 0..40usize {

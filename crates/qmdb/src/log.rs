@@ -274,16 +274,41 @@ impl Log {
         buf.resize(HEADER, 0);
     }
 
-    /// Writes one frame durably. `frame` was reset by [`Log::reset_frame`] and then received
-    /// the operations; `rel` holds each operation's offset within `frame`. Root and checksum are
-    /// appended to `frame` in place.
+    /// Fills in the header of a frame that received all its operations (`rel` holds each
+    /// operation's offset within `frame`) as the next frame, of `version`. After this the
+    /// frame's bytes up to the trailer are final: a [`FrameSum`] may absorb them (possibly on
+    /// another thread) while the root is computed.
+    pub fn seal_header(&self, version: u64, frame: &mut [u8], rel: &[u64]) {
+        let body_len = (frame.len() - HEADER) as u64;
+        let h = &mut frame[..HEADER];
+        h[..4].copy_from_slice(MAGIC);
+        h[4..12].copy_from_slice(&version.to_le_bytes());
+        h[12..20].copy_from_slice(&self.next_loc.to_le_bytes());
+        h[20..24].copy_from_slice(&(rel.len() as u32).to_le_bytes());
+        h[24..32].copy_from_slice(&body_len.to_le_bytes());
+    }
+
+    /// Writes one frame durably. `frame` was reset by [`Log::reset_frame`], then received the
+    /// operations and was sealed by [`Log::seal_header`] with the same `version` and `rel`;
+    /// `sum` absorbed exactly those bytes. Root and checksum are appended to `frame` in place.
     pub fn append_frame(
         &mut self,
         version: u64,
         frame: &mut Vec<u8>,
         rel: &[u64],
         root: &Hash,
+        mut sum: FrameSum,
     ) -> Result<(), Error> {
+        debug_assert_eq!(
+            sum.absorbed,
+            frame.len(),
+            "checksum covers the sealed frame"
+        );
+        debug_assert_eq!(
+            &frame[4..12],
+            &version.to_le_bytes(),
+            "sealed for this version"
+        );
         let (&last_start, last) = self
             .segments
             .iter()
@@ -292,17 +317,9 @@ impl Log {
         if last.len >= self.segment_bytes && last_start != self.next_loc {
             self.create_segment(self.next_loc)?;
         }
-        let body_len = (frame.len() - HEADER) as u64;
-        let mut h = Vec::with_capacity(HEADER);
-        h.extend_from_slice(MAGIC);
-        h.extend_from_slice(&version.to_le_bytes());
-        h.extend_from_slice(&self.next_loc.to_le_bytes());
-        h.extend_from_slice(&(rel.len() as u32).to_le_bytes());
-        h.extend_from_slice(&body_len.to_le_bytes());
-        frame[..HEADER].copy_from_slice(&h);
         frame.extend_from_slice(root);
-        let sum = *blake3::hash(frame).as_bytes();
-        frame.extend_from_slice(&sum);
+        sum.hasher.update(root);
+        frame.extend_from_slice(sum.hasher.finalize().as_bytes());
         let seg = self
             .segments
             .values_mut()
@@ -489,6 +506,26 @@ pub fn apply_cut(dir: &Path, cut: (u64, u64)) -> Result<(), Error> {
     }
     file.sync_all()?;
     sync_dir(dir)
+}
+
+/// The running checksum of a frame being written: blake3 of everything before the checksum
+/// itself (header, operations, root). Absorbing the sealed header and operations does not need
+/// the root, so the commit hashes them on a second thread while the root is computed.
+pub struct FrameSum {
+    hasher: blake3::Hasher,
+    absorbed: usize,
+}
+
+impl FrameSum {
+    /// The checksum state after `sealed` (a frame sealed by [`Log::seal_header`]).
+    pub fn of(sealed: &[u8]) -> FrameSum {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(sealed);
+        FrameSum {
+            hasher,
+            absorbed: sealed.len(),
+        }
+    }
 }
 
 /// Parses one frame at the start of `buf`: the frame, its length, and op offsets relative to

@@ -4,7 +4,7 @@
  * of the TypeScript verifier (ts/sdk/src/state-proof.ts). python/tests/test_state_proof.py
  * checks that the Python verifier gives exactly the same outcomes.
  *
- *   cargo run -q -p cowboy-qmdb --example proof_vectors > /tmp/rust-vectors.json
+ *   cargo run -q --release -p cowboy-qmdb --example proof_vectors > /tmp/rust-vectors.json
  *   node python/tests/vectors/gen_state_proofs.ts /tmp/rust-vectors.json > python/tests/vectors/state-proofs.json
  *
  * Outcomes: "value:<hex>" (inclusion), "absent" (exclusion) or "error:<CODE>".
@@ -73,7 +73,7 @@ for (const v of vectors) {
     // offsets of the fields after the peaks (docs/state.md "Proof bytes")
     const opStart = 8 + 4 + 32 * decoded.peaks.length + 1 + 8 + 4;
     const chunkStart = opStart + w.opBytes.length + 4 + 32 * w.mmrPath.length;
-    const bit = Number(w.loc % 256n);
+    const bit = Number(w.loc % 512n); // CHUNK_BITS
     const inactive = proof.slice();
     inactive[chunkStart + (bit >> 3)] = (inactive[chunkStart + (bit >> 3)] as number) ^ (1 << (bit & 7));
     add(`${v.name}: the operation's activity bit cleared`, root, key, inactive);
@@ -84,9 +84,9 @@ for (const v of vectors) {
     locBumped[opStart - 12] = (locBumped[opStart - 12] as number) ^ 1;
     add(`${v.name}: location changed`, root, key, locBumped);
     const longerBitmapPath = Uint8Array.from([
-      ...proof.subarray(0, chunkStart + 32),
+      ...proof.subarray(0, chunkStart + 64), // the 64-byte chunk
       ...new Uint8Array([w.bitmapPath.length + 1, 0, 0, 0]),
-      ...proof.subarray(chunkStart + 36),
+      ...proof.subarray(chunkStart + 68),
       ...new Uint8Array(32),
     ]);
     add(`${v.name}: one more bitmap path hash`, root, key, longerBitmapPath);

@@ -46,9 +46,9 @@ import {
 } from "../src/index.ts";
 
 /** Root and proof of the empty state store (no operations): proves every key absent. */
-export const EMPTY_ROOT = parseHexLoose("0bbe6a875cb1c09689c80dbb72117769bb45352f312c98fc20f3afc1b453c17f");
+export const EMPTY_ROOT = parseHexLoose("477b219c6ff388cd26bf0cc359e530913f7e26fac9a4a88e3b5578da968de22e");
 export const EMPTY_PROOF = parseHexLoose(
-  "000000000000000000000000000039289c7f3613816088a99e23bcaf71fdbb7babc62f859b69dc891fb6817a0f63",
+  "0000000000000000000000000000d9c1de60302e387db4a88b4e230bfcb2f2fe2a0078875bcde2dd03b71a5a4283",
 );
 
 export const CHAIN_ID = 7n;

@@ -190,3 +190,77 @@ try:
     fail_late(Plain(0))
 except AttributeError as e:
     show("late", e)
+
+
+# `LOAD_FAST` / `LOAD_CONST` fused with an int / float operator after it, and two `LOAD_FAST`s
+def arith(n):
+    i = 0
+    x = 0.5
+    t = 0
+    big = 2**61
+    while i < n:
+        t = t + i * 3 - 1
+        x = x * 1.5 + i
+        x -= 0.25
+        t //= 2
+        i += 1
+        big = big + big
+        print("arith", i, t, x, big)
+    return t, x
+
+
+show("ret", arith(4))
+
+
+def mixed(a, b):
+    c = a + b
+    d = b * 2
+    return c, d, a, b
+
+
+show("mixed", mixed(7, 2))
+show("mixed", mixed(7.5, 2))
+show("mixed", mixed("ab", "cd")[0])
+try:
+    mixed("ab", 2)
+except TypeError as e:
+    show("mixed", e)
+
+
+def zero(a, b):
+    return a % b
+
+
+try:
+    zero(5, 0)
+except ZeroDivisionError as e:
+    show("zero", e)
+
+
+def unbound2(a):
+    if a > 5:
+        z = 1
+    return a + z
+
+
+show("unb", unbound2(9))
+try:
+    unbound2(1)
+except UnboundLocalError as e:
+    show("unb", e)
+
+
+# `LOAD_CONST` fused with a comparison (and the conditional jump after it)
+def consts(seq):
+    n = 0
+    for ch in seq:
+        if ch == "a":
+            n += 1
+        elif ch != "b" and ch is not None:
+            n += 10
+        if n > 12:
+            print("big", n, ch == "a_long_string_of_more_than_16_bytes")
+    return n
+
+
+show("consts", consts(["a", "b", "c", None, "a", "a_long_string_of_more_than_16_bytes", 3]))
