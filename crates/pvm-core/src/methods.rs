@@ -1808,14 +1808,14 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
     let n = st.len() as u64;
     vm.charge(n * cost::PER_CHAR / 4)?;
     let sarg = |vm: &mut Vm, i: usize, nm: &str| -> PyResult<Option<Rc<PyStr>>> {
-        match arg(&args, &kw, i, nm) {
+        match arg(args, kw, i, nm) {
             None | Some(Value::None) => Ok(None),
             Some(v) => Ok(Some(str_arg(vm, &v, "argument")?)),
         }
     };
     Ok(match name {
         "join" => {
-            let it = arg(&args, &kw, 0, "iterable").unwrap_or_default();
+            let it = arg(args, kw, 0, "iterable").unwrap_or_default();
             if let Value::List(_) | Value::Tuple(_) = &it {
                 return join_seq(vm, st, &it).map(Value::str);
             }
@@ -1843,7 +1843,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
         }
         "split" | "rsplit" => {
             let sep = sarg(vm, 0, "sep")?;
-            let maxsplit = opt_i64(vm, arg(&args, &kw, 1, "maxsplit"))?.unwrap_or(-1);
+            let maxsplit = opt_i64(vm, arg(args, kw, 1, "maxsplit"))?.unwrap_or(-1);
             let parts = if name == "split" {
                 sm::split(st, sep.as_ref().map(|p| &*p.s), maxsplit)
             } else {
@@ -1853,7 +1853,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             Value::list(parts.into_iter().map(Value::str).collect())
         }
         "splitlines" => {
-            let keep = match arg(&args, &kw, 0, "keepends") {
+            let keep = match arg(args, kw, 0, "keepends") {
                 Some(v) => vm.truthy(&v)?,
                 None => false,
             };
@@ -1889,7 +1889,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
                 .ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 0"))?;
             let new = sarg(vm, 1, "new")?
                 .ok_or_else(|| vm.type_err("replace expected at least 2 arguments, got 1"))?;
-            let count = opt_i64(vm, arg(&args, &kw, 2, "count"))?.unwrap_or(-1);
+            let count = opt_i64(vm, arg(args, kw, 2, "count"))?.unwrap_or(-1);
             let est = if old.s.is_empty() {
                 (st.len() + 1) * new.s.len() + st.len()
             } else {
@@ -1901,9 +1901,9 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             Value::str(r)
         }
         "startswith" | "endswith" => {
-            let p = arg(&args, &kw, 0, "prefix").unwrap_or_default();
-            let start = opt_i64(vm, arg(&args, &kw, 1, "start"))?;
-            let end = opt_i64(vm, arg(&args, &kw, 2, "end"))?;
+            let p = arg(args, kw, 0, "prefix").unwrap_or_default();
+            let start = opt_i64(vm, arg(args, kw, 1, "start"))?;
+            let end = opt_i64(vm, arg(args, kw, 2, "end"))?;
             let cands: Vec<Value> = match &p {
                 Value::Tuple(t) => t.v.to_vec(),
                 v => vec![v.clone()],
@@ -1935,8 +1935,8 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             let sub = sarg(vm, 0, "sub")?.ok_or_else(|| {
                 vm.type_err(format!("{name}() takes at least 1 argument (0 given)"))
             })?;
-            let start = opt_i64(vm, arg(&args, &kw, 1, "start"))?;
-            let end = opt_i64(vm, arg(&args, &kw, 2, "end"))?;
+            let start = opt_i64(vm, arg(args, kw, 1, "start"))?;
+            let end = opt_i64(vm, arg(args, kw, 2, "end"))?;
             match name {
                 "count" => Value::Int(sm::count(st, &sub.s, start, end) as i64),
                 "find" | "index" => match sm::find(st, &sub.s, start, end) {
@@ -1963,7 +1963,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             Value::tuple(vec![Value::str(a), Value::str(b), Value::str(c)])
         }
         "center" | "ljust" | "rjust" => {
-            let w = arg(&args, &kw, 0, "width").unwrap_or_default();
+            let w = arg(args, kw, 0, "width").unwrap_or_default();
             let w = vm.to_index(&w)?;
             vm.check_mem(w.max(0) as usize * 4)?;
             vm.charge(w.max(0) as u64 / 4)?;
@@ -1988,12 +1988,12 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             })
         }
         "zfill" => {
-            let w = vm.to_index(&arg(&args, &kw, 0, "width").unwrap_or_default())?;
+            let w = vm.to_index(&arg(args, kw, 0, "width").unwrap_or_default())?;
             vm.check_mem(w.max(0) as usize)?;
             Value::str(sm::zfill(st, w))
         }
         "expandtabs" => {
-            let t = opt_i64(vm, arg(&args, &kw, 0, "tabsize"))?.unwrap_or(8);
+            let t = opt_i64(vm, arg(args, kw, 0, "tabsize"))?.unwrap_or(8);
             vm.check_mem(st.len().saturating_mul(t.max(1) as usize))?;
             Value::str(sm::expandtabs(st, t))
         }
@@ -2035,9 +2035,9 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             vm.charge(cost::ENCODE_BASE + n)?;
             Value::bytes(st.as_bytes().to_vec())
         }
-        "format" => Value::str(crate::builtins::str_format(vm, st, &args, &kw)?),
+        "format" => Value::str(crate::builtins::str_format(vm, st, args, kw)?),
         "format_map" => {
-            let m = arg(&args, &kw, 0, "mapping").unwrap_or_default();
+            let m = arg(args, kw, 0, "mapping").unwrap_or_default();
             let items = vm.mapping_items(&m)?;
             let kws: Kw = items
                 .into_iter()
@@ -2097,7 +2097,7 @@ fn str_method(vm: &mut Vm, s: &Rc<PyStr>, name: &str, args: &[Value], kw: &Kw) -
             Value::dict(d)
         }
         "translate" => {
-            let table = arg(&args, &kw, 0, "table").unwrap_or_default();
+            let table = arg(args, kw, 0, "table").unwrap_or_default();
             let mut out = String::with_capacity(st.len());
             for c in st.chars() {
                 match vm.getitem(&table, &Value::Int(c as i64)) {

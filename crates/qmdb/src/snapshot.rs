@@ -27,7 +27,7 @@ use crate::ikey::IKey;
 use crate::op::Reader;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 
 /// Snapshot file name inside the store directory.
 pub const FILE: &str = "snapshot.bin";
@@ -81,16 +81,31 @@ pub struct Data {
     pub records: Vec<RecordData>,
 }
 
-/// A writer that checksums what it writes.
+/// A writer that checksums what it writes. Small pieces are gathered in `buf` and hashed and
+/// written [`W::BUF`] bytes at a time: blake3 hashes a large, chunk-aligned slice with its
+/// multi-chunk SIMD routine, while a few bytes per call would be compressed one block at a time.
 struct W {
-    out: BufWriter<File>,
+    out: File,
     h: blake3::Hasher,
+    buf: Vec<u8>,
 }
 
 impl W {
+    /// Bytes gathered before they are hashed and written (a multiple of blake3's 1 KiB chunk).
+    const BUF: usize = 1 << 20;
+
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
-        self.h.update(b);
-        self.out.write_all(b)
+        self.buf.extend_from_slice(b);
+        if self.buf.len() >= Self::BUF {
+            self.flush()?;
+        }
+        Ok(())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.h.update(&self.buf);
+        self.out.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
     }
     fn u64(&mut self, v: u64) -> std::io::Result<()> {
         self.put(&v.to_le_bytes())
@@ -146,8 +161,9 @@ pub fn write<'a>(
     records: &[RecordData],
 ) -> Result<File, Error> {
     let mut w = W {
-        out: BufWriter::with_capacity(1 << 20, file),
+        out: file,
         h: blake3::Hasher::new(),
+        buf: Vec::with_capacity(W::BUF + 64 * 1024),
     };
     w.put(MAGIC)?;
     w.u64(p.version)?;
@@ -217,11 +233,11 @@ pub fn write<'a>(
             w.put(c)?;
         }
     }
+    w.flush()?;
     let sum = *w.h.finalize().as_bytes();
     w.out.write_all(&sum)?;
-    let file = w.out.into_inner().map_err(|e| e.into_error())?;
-    file.sync_all()?;
-    Ok(file)
+    w.out.sync_all()?;
+    Ok(w.out)
 }
 
 fn count(r: &mut Reader<'_>, each: usize) -> Result<usize, Error> {
