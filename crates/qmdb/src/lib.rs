@@ -37,7 +37,11 @@ pub const MAX_VALUE_LEN: usize = 16 << 20;
 
 /// The state root of the empty store (version 0).
 pub fn empty_root() -> Hash {
-    hash::state_root(0, &hash::mmr_bag(0, &[]), &hash::bitmap_leaf(&[0; hash::CHUNK_BYTES]))
+    hash::state_root(
+        0,
+        &hash::mmr_bag(0, &[]),
+        &hash::bitmap_leaf(&[0; hash::CHUNK_BYTES]),
+    )
 }
 
 #[cfg(test)]
