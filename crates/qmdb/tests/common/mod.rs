@@ -198,7 +198,11 @@ impl Model {
             .map(|c| {
                 let mut chunk = [0u8; CHUNK_BYTES];
                 for b in 0..CHUNK_BITS as usize {
-                    if active.get(c * CHUNK_BITS as usize + b).copied().unwrap_or(false) {
+                    if active
+                        .get(c * CHUNK_BITS as usize + b)
+                        .copied()
+                        .unwrap_or(false)
+                    {
                         chunk[b / 8] |= 1 << (b % 8);
                     }
                 }
