@@ -186,6 +186,58 @@ impl Vm {
     }
 }
 
+/// CPython's positional-argument limits of the built-in type constructors (the types
+/// themselves, not subclasses, whose `__init__` may take anything), with its messages; and
+/// `str(x, encoding...)` of a non-bytes `x`.
+fn constructor_arity(vm: &Vm, kind: TypeKind, args: &[Value], kw: &Kw) -> PyResult<()> {
+    let n = args.len();
+    let (name, max, one_arg_style) = match kind {
+        TypeKind::Str => ("str", 3, false),
+        TypeKind::Int => ("int", 2, false),
+        TypeKind::Bytes => ("bytes", 3, false),
+        TypeKind::ByteArray => ("bytearray", 3, false),
+        TypeKind::Float => ("float", 1, true),
+        TypeKind::Bool => ("bool", 1, true),
+        TypeKind::List => ("list", 1, true),
+        TypeKind::Tuple => ("tuple", 1, true),
+        TypeKind::Set => ("set", 1, true),
+        TypeKind::FrozenSet => ("frozenset", 1, true),
+        TypeKind::Dict => ("dict", 1, true),
+        _ => return Ok(()),
+    };
+    if n > max {
+        return Err(vm.type_err(if one_arg_style {
+            format!("{name} expected at most {max} argument, got {n}")
+        } else {
+            format!("{name}() takes at most {max} arguments ({n} given)")
+        }));
+    }
+    if kind == TypeKind::Str && (n > 1 || !kw.is_empty()) {
+        for (pos, name) in [(1, "encoding"), (2, "errors")] {
+            if let Some(v) = args.get(pos).cloned().or_else(|| kwarg(kw, name))
+                && !matches!(v, Value::Str(_))
+            {
+                return Err(vm.type_err(format!(
+                    "str() argument '{name}' must be str, not {}",
+                    vm.type_name(&v)
+                )));
+            }
+        }
+        match args.first() {
+            Some(Value::Str(_)) => return Err(vm.type_err("decoding str is not supported")),
+            Some(Value::Bytes(_) | Value::ByteArray(_)) => {}
+            Some(v) => {
+                return Err(vm.type_err(format!(
+                    "decoding to str: need a bytes-like object, {} found",
+                    vm.type_name(v)
+                )));
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
 fn kwarg(kw: &Kw, name: &str) -> Option<Value> {
     kw.iter()
         .find(|(k, _)| &**k == name)
@@ -1485,6 +1537,9 @@ fn small_decimal(text: &str) -> Option<i64> {
 
 /// Construct an instance of a built-in type.
 pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyResult<Value> {
+    if cls.builtin {
+        constructor_arity(vm, cls.kind, &args, &kw)?;
+    }
     let a0 = args.first().cloned();
     match cls.kind {
         TypeKind::Int => {
@@ -1579,8 +1634,15 @@ pub fn construct(vm: &mut Vm, cls: &Rc<Class>, args: Vec<Value>, kw: Kw) -> PyRe
         },
         TypeKind::Str => match a0 {
             None => Ok(Value::str("")),
-            Some(Value::Bytes(b)) if args.len() > 1 || !kw.is_empty() => {
-                match String::from_utf8(b.b.to_vec()) {
+            Some(v @ (Value::Bytes(_) | Value::ByteArray(_)))
+                if args.len() > 1 || !kw.is_empty() =>
+            {
+                let bytes = match &v {
+                    Value::Bytes(b) => b.b.to_vec(),
+                    Value::ByteArray(b) => b.b.borrow().clone(),
+                    _ => Vec::new(),
+                };
+                match String::from_utf8(bytes) {
                     Ok(s) => Ok(Value::str(s)),
                     Err(_) => Err(vm.exc("UnicodeDecodeError", "'utf-8' codec can't decode bytes")),
                 }

@@ -943,6 +943,15 @@ impl Vm {
                 } else {
                     args.clone()
                 };
+                // set/frozenset name the subclass in their arity error (CPython's set_init and
+                // frozenset_new use the type's own name); the other built-ins a fixed one.
+                if matches!(b.kind, TypeKind::Set | TypeKind::FrozenSet) && native_args.len() > 1 {
+                    return Err(self.type_err(format!(
+                        "{} expected at most 1 argument, got {}",
+                        cls.name,
+                        native_args.len()
+                    )));
+                }
                 let native_kw = if mutable && !user_init {
                     kwargs.clone()
                 } else {
@@ -3037,9 +3046,11 @@ impl Vm {
             Some(e) => Some(e.value.clone_fast()),
             // An instance-dict `__class__` is shadowed by `object`'s data descriptor: never
             // hinted, so that case is left to `get_attr`.
+            // Names the sandbox forbids are never hinted either: `get_attr` raises for them
+            // before looking anywhere.
             None => d
                 .find_str_h(name, h)
-                .filter(|_| &**name != "__class__")
+                .filter(|_| &**name != "__class__" && !crate::attr::is_forbidden(name))
                 .and_then(|slot| {
                     cell.set(crate::bytecode::InlineCache {
                         hint: Some(slot as u32),
