@@ -157,6 +157,22 @@ pub struct Meter {
     pub cells: u64,
 }
 
+impl Meter {
+    /// Charges `c` cycles: the one place a cycle charge is made (the dispatch loop's
+    /// per-instruction cost, the second instruction of a superinstruction, size surcharges via
+    /// [`Vm::charge`]). If fewer than `c` cycles are left, the meter drops to zero and the run
+    /// stops with `OutOfCycles` before the charged work happens.
+    #[inline(always)]
+    pub fn charge(&mut self, c: u64) -> PyResult<()> {
+        if c > self.left {
+            self.left = 0;
+            return Err(Flow::Abort(Abort::OutOfCycles));
+        }
+        self.left -= c;
+        Ok(())
+    }
+}
+
 /// The virtual machine for one invocation.
 pub struct Vm {
     pub(crate) frames: Vec<Frame>,
@@ -328,12 +344,7 @@ impl Vm {
     /// Charge cycles.
     #[inline(always)]
     pub fn charge(&mut self, c: u64) -> PyResult<()> {
-        if c > self.meter.left {
-            self.meter.left = 0;
-            return Err(Flow::Abort(Abort::OutOfCycles));
-        }
-        self.meter.left -= c;
-        Ok(())
+        self.meter.charge(c)
     }
 
     /// Charge cells (bytes at boundaries).
@@ -1108,12 +1119,7 @@ impl Vm {
                 f.ip += 1;
                 (i, ())
             };
-            let c = cost::instr_cost(&instr);
-            if c > self.meter.left {
-                self.meter.left = 0;
-                return Err(Flow::Abort(Abort::OutOfCycles));
-            }
-            self.meter.left -= c;
+            self.meter.charge(cost::instr_cost(&instr))?;
             match instr {
                 Instr::Nop | Instr::GenStart => {}
                 Instr::LoadConst(k) => {
@@ -1129,12 +1135,7 @@ impl Vm {
                         && let Some(top) = stack.last_mut()
                         && let Some(r) = arith_fast(top, v, op, matches!(next, Instr::InplaceOp(_)))
                     {
-                        let c = cost::instr_cost(&next);
-                        if c > self.meter.left {
-                            self.meter.left = 0;
-                            return Err(Flow::Abort(Abort::OutOfCycles));
-                        }
-                        self.meter.left -= c;
+                        self.meter.charge(cost::instr_cost(&next))?;
                         *ip += 1;
                         // Both operands are immediates (see `arith_fast`).
                         std::mem::forget(std::mem::replace(top, r));
@@ -1150,13 +1151,8 @@ impl Vm {
                         && let Some((r, extra)) = const_compare(top, v, op)
                     {
                         // (the instruction's cost, then the str-equality length charge)
-                        for c in [cost::instr_cost(&next), extra] {
-                            if c > self.meter.left {
-                                self.meter.left = 0;
-                                return Err(Flow::Abort(Abort::OutOfCycles));
-                            }
-                            self.meter.left -= c;
-                        }
+                        self.meter.charge(cost::instr_cost(&next))?;
+                        self.meter.charge(extra)?;
                         *ip += 1;
                         if let Some(x) = stack.pop() {
                             Value::drop_fast(x);
@@ -1197,12 +1193,7 @@ impl Vm {
                                     if let InstAttr::Hit(r) =
                                         Self::inst_attr(&self.method_cache, inst, code, *ip, j)
                                     {
-                                        let c = cost::instr_cost(&next);
-                                        if c > self.meter.left {
-                                            self.meter.left = 0;
-                                            return Err(Flow::Abort(Abort::OutOfCycles));
-                                        }
-                                        self.meter.left -= c;
+                                        self.meter.charge(cost::instr_cost(&next))?;
                                         *ip += 1;
                                         stack.push(r);
                                         continue;
@@ -1212,12 +1203,7 @@ impl Vm {
                                     if let Some(slotted) =
                                         store_attr_plan(inst, &code.names[j as usize])
                                     {
-                                        let c = cost::instr_cost(&next);
-                                        if c > self.meter.left {
-                                            self.meter.left = 0;
-                                            return Err(Flow::Abort(Abort::OutOfCycles));
-                                        }
-                                        self.meter.left -= c;
+                                        self.meter.charge(cost::instr_cost(&next))?;
                                         *ip += 1;
                                         let val = stack.pop().unwrap_or_default();
                                         store_attr_do(
@@ -1256,12 +1242,7 @@ impl Vm {
                                             matches!(next, Instr::InplaceOp(_)),
                                         )
                                     {
-                                        let c = cost::instr_cost(&next);
-                                        if c > self.meter.left {
-                                            self.meter.left = 0;
-                                            return Err(Flow::Abort(Abort::OutOfCycles));
-                                        }
-                                        self.meter.left -= c;
+                                        self.meter.charge(cost::instr_cost(&next))?;
                                         *ip += 1;
                                         // Both operands are immediates (see `arith_fast`).
                                         std::mem::forget(std::mem::replace(top, r));
@@ -1277,12 +1258,7 @@ impl Vm {
                                             Some(Instr::BinaryOp(_) | Instr::InplaceOp(_))
                                         )
                                     {
-                                        let c = cost::instr_cost(&next);
-                                        if c > self.meter.left {
-                                            self.meter.left = 0;
-                                            return Err(Flow::Abort(Abort::OutOfCycles));
-                                        }
-                                        self.meter.left -= c;
+                                        self.meter.charge(cost::instr_cost(&next))?;
                                         *ip += 1;
                                         stack.push(v.clone_fast());
                                         stack.push(w.clone_fast());
@@ -2984,12 +2960,7 @@ impl Vm {
             _ => return Ok(false),
         };
         f.ip += 1;
-        let c = cost::instr_cost(&next);
-        if c > self.meter.left {
-            self.meter.left = 0;
-            return Err(Flow::Abort(Abort::OutOfCycles));
-        }
-        self.meter.left -= c;
+        self.meter.charge(cost::instr_cost(&next))?;
         if r == when {
             f.ip = t as usize;
         }
