@@ -252,6 +252,15 @@ pub fn str_key_eq(k: &Value, key: &str) -> bool {
     if a.len() > 32 {
         return a == b;
     }
+    words_eq(a, b)
+}
+
+/// Byte equality of two slices of the same length, 8-byte words first, then the remaining
+/// bytes: the short names of namespace lookups compare without a `memcmp` call. Always
+/// inlined (also into the interpreter's attribute fast paths).
+#[inline(always)]
+pub(crate) fn words_eq(a: &[u8], b: &[u8]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
     let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
     for (x, y) in (&mut ca).zip(&mut cb) {
         let (mut wx, mut wy) = ([0u8; 8], [0u8; 8]);

@@ -3612,17 +3612,7 @@ fn name_key_eq(k: &Value, name: &str) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        let (mut wx, mut wy) = ([0u8; 8], [0u8; 8]);
-        wx.copy_from_slice(x);
-        wy.copy_from_slice(y);
-        if u64::from_ne_bytes(wx) != u64::from_ne_bytes(wy) {
-            return false;
-        }
-    }
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    ra.iter().zip(rb).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+    crate::dict::words_eq(a, b)
 }
 
 /// Extend fast locals with unbound (`None`) slots up to `n` (what `resize(n, None)` does,
